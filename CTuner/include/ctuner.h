@@ -1,0 +1,92 @@
+/*
+ * ctuner.h — the C face of the tuner's C++ pitch engine (CTuner/src/PitchEngine.hpp).
+ *
+ * Only C lives in this folder: every header here enters the Clang module that Swift imports, and
+ * Swift imports it without C++ interop. The C++ engine fires a std::function onResultReady; this
+ * API wraps it as a plain function pointer plus a context pointer.
+ *
+ * Lifecycle (aubio style): ct_engine_create → ct_engine_process … → ct_engine_destroy.
+ *  - create allocates every buffer and makes every FFTW plan; it is the only call that allocates.
+ *  - process is pure arithmetic on the caller's thread; it calls the callback synchronously, on that
+ *    same thread, once per analysis hop completed inside the block (zero or more times per call).
+ *  - one engine is used from one thread at a time; different engines may run on different threads.
+ *
+ * Pitch convention: scientific pitch notation, A4 = `a4` Hz (default 440), C4 = middle C = MIDI 60.
+ */
+#ifndef CTUNER_H
+#define CTUNER_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One analysis result. */
+typedef struct ct_result {
+    /** Seconds of input consumed when the result was made: the end of the newest sample it used. */
+    double time;
+    /** 1 when a pitch was found; 0 when the gate is closed or the input has no clear pitch. */
+    int has_pitch;
+    /** Fundamental frequency in Hz (the first partial); 0 when has_pitch is 0. */
+    double frequency;
+    /** Nearest equal-tempered note as a MIDI number (69 = A4); -1 when has_pitch is 0. */
+    int midi_note;
+    /** Note name without octave, with a sharp ("C", "C#", … "B"), static storage; "" when no pitch. */
+    const char *note_name;
+    /** Octave in scientific pitch notation (C4 = middle C); 0 when has_pitch is 0. */
+    int octave;
+    /** Cents from the nearest equal-tempered note, unclamped (within ±50 by construction). */
+    double cents;
+    /** How periodic the input is, 0…1 (normalised autocorrelation at the chosen period). */
+    double confidence;
+    /** RMS level of the analysis window in dBFS (−120 floor for digital silence). */
+    double level_db;
+} ct_result;
+
+typedef void (*ct_result_callback)(ct_result result, void *context);
+
+typedef struct ct_config {
+    double sample_rate;   /**< Hz, 8000…192000. */
+    double a4;            /**< Reference pitch in Hz, default 440. */
+    double min_frequency; /**< Lowest fundamental searched, Hz (default 29, below B0 = 30.87). */
+    double max_frequency; /**< Highest fundamental searched, Hz (default 4200, above C8). */
+    double gate_db;       /**< Noise gate: windows quieter than this RMS (dBFS) give no pitch (default −60). */
+    double hop_seconds;   /**< Time between results (default 0.01 s → 100 results/s). */
+} ct_config;
+
+/** Fills `config` with the defaults above for `sample_rate`. */
+void ct_config_default(ct_config *config, double sample_rate);
+
+typedef struct ct_engine ct_engine;
+
+/**
+ * Makes an engine. Returns NULL (and writes a reason into `error`, if given) when the configuration is
+ * out of range. The callback and context are kept; the context is not owned.
+ */
+ct_engine *ct_engine_create(const ct_config *config, ct_result_callback callback, void *context,
+                            char *error, size_t error_capacity);
+
+/** Frees the engine, its buffers and its plans. NULL is ignored. */
+void ct_engine_destroy(ct_engine *engine);
+
+/** Feeds `count` mono samples (any count, including 0). Non-finite samples are treated as 0. */
+void ct_engine_process(ct_engine *engine, const float *samples, size_t count);
+
+/** Changes the reference pitch for the results that follow (400…480 Hz; other values are ignored). */
+void ct_engine_set_a4(ct_engine *engine, double a4);
+
+/** Forgets all input (time restarts at 0). */
+void ct_engine_reset(ct_engine *engine);
+
+/** Samples between results. */
+size_t ct_engine_hop_size(const ct_engine *engine);
+
+/** Samples in the longest analysis window (the input a result may look back on). */
+size_t ct_engine_window_size(const ct_engine *engine);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CTUNER_H */

@@ -1,0 +1,4 @@
+import CNcurses
+import TunerKit
+// PLACEHOLDER — the ncurses screen is being written.
+public enum TunerScreenPlaceholder {}
