@@ -129,12 +129,11 @@ public struct ScreenModel: Equatable, Sendable {
         return display != before
     }
 
-    /// The input has ended; the last reading stays on screen.
+    /// The input has ended; the last reading stays on screen as it was, cue and all.
     @discardableResult
     public mutating func inputEnded() -> Bool {
         let before = display
         ended = true
-        shown?.live = false
         return display != before
     }
 

@@ -48,10 +48,7 @@ public enum ScreenRenderer {
 
     /// The cue after the numbers: in tune, flat, sharp, held or waiting.
     public static func cue(_ model: ScreenModel) -> (text: String, style: ScreenStyle) {
-        guard let shown = model.shown else {
-            return (model.ended ? "input ended — q quits" : "play a string", .dim)
-        }
-        if model.ended { return ("input ended — q quits", .dim) }
+        guard let shown = model.shown else { return (model.ended ? "" : "play a string", .dim) }
         if !shown.live { return ("(held)", .dim) }
         if model.isInTune { return ("IN TUNE ✓", .good) }
         return shown.cents.value < 0 ? ("♭ FLAT — tune up", .warn) : ("♯ SHARP — tune down", .warn)
@@ -124,7 +121,8 @@ public enum ScreenRenderer {
         for i in 0..<ScreenModel.levelBuckets {
             meter += i < filled ? "█" : (i == gate ? "│" : "░")
         }
-        let note = model.gateClosed ? "gate closed" : (model.shown?.live == true ? "" : "no clear pitch")
+        let note = model.ended ? "input ended — q quits"
+            : model.gateClosed ? "gate closed" : (model.shown?.live == true ? "" : "no clear pitch")
         let text = "level ▕\(meter)▏ \(note)"
         let start = max(0, (cols - text.count) / 2)
         canvas.put(text, row: row, column: start, style: model.gateClosed ? .dim : .normal)

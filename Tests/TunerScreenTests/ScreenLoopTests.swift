@@ -105,6 +105,7 @@ final class ScriptedInput: ScreenInput {
         #expect(r.outcome == .quit)
         #expect(r.frames.last?.contains("input ended — q quits") == true)
         #expect(r.frames.last?.contains("A2") == true)
+        #expect(r.frames.last?.contains("IN TUNE ✓") == true, "the last reading keeps its cue")
     }
 }
 

@@ -178,13 +178,13 @@ func silence(level: Double = -90) -> Reading {
         }
     }
 
-    @Test func inputEndKeepsTheReadingButNotTheLiveCue() {
+    @Test func inputEndKeepsTheReadingAndItsCue() {
         var m = model
         m.apply(reading(cents: 1))
         do {
             let result = m.inputEnded()
             #expect(result)
         }
-        #expect(m.ended && m.shown != nil && !m.isInTune)
+        #expect(m.ended && m.shown != nil && m.isInTune)
     }
 }
