@@ -58,7 +58,8 @@ static inline struct ctuner_crash_state *ctuner_crash_state(void) {
 }
 
 static inline void ctuner_crash_restore(int sig) {
-    static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
+    /* sgr0, cursor visible, keypad transmit off (rmkx), leave the alternate screen (rmcup). */
+    static const char reset[] = "\033[0m\033[?25h\033[?1l\033>\033[?1049l\r\n";
     struct ctuner_crash_state *state = ctuner_crash_state();
     if (state->saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->saved_termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);

@@ -93,6 +93,18 @@ import Glibc
         expectCleanExit(tmux, status: 130)
     }
 
+    @Test(arguments: [SIGSEGV, SIGABRT])
+    func crashSignalRestoresTheTerminalThenKillsTheProcess(signal: Int32) throws {
+        let tmux = try TmuxHarness(name: "crash\(signal)")
+        // Swift's crash reporter (which runs after the terminal is restored) is off: its report would fill the pane.
+        launch(tmux, "", environment: "env SWIFT_BACKTRACE=enable=no")
+        #expect(tmux.waitFor { $0.contains("q quit") } != nil, "screen up:\n\(tmux.screen)")
+        let id = try #require(pid(tmux))
+        #expect(kill(id, signal) == 0)
+        // The signal still ends the process as it would have (shell status 128 + signal number).
+        expectCleanExit(tmux, status: 128 + Int(signal))
+    }
+
     @Test func noColorStillShowsTheInTuneCueAsText() throws {
         let tmux = try TmuxHarness(name: "nocolor")
         let file = tmux.path("a2.wav")
