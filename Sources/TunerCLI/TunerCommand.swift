@@ -1,9 +1,98 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TunerAudio
+import TunerKit
 
-/// PLACEHOLDER entry point — the CLI is being written.
+/// `tuner`: parses the command line, opens the input, runs a `TunerSession` and prints its readings.
 public enum TunerCommand {
-    public static func run(arguments: [String]) async -> Int32 { 0 }
+    /// Runs the command with `arguments` (without the program name) and returns the exit code.
+    public static func run(arguments: [String], io: SystemIO = .system) async -> Int32 {
+        io.ignoreBrokenPipe()
+        let command: ParsedCommand
+        do {
+            command = try CommandLineParser().parse(arguments)
+        } catch {
+            io.printError("Error: \(error.message)\n\(HelpText.usage())\n"
+                          + "  See '\(HelpText.name) --help' for more information.\n")
+            return ExitCode.usage.rawValue
+        }
+        switch command {
+        case .help:
+            return print(HelpText.render(), io: io)
+        case .version:
+            return print("\(HelpText.name) \(HelpText.version)\n", io: io)
+        case .run(let options):
+            return await tune(options, io: io).rawValue
+        }
+    }
+
     public static func exit(_ code: Int32) -> Never { Glibc.exit(code) }
+
+    /// The text of `tuner --help`.
+    public static var helpText: String { HelpText.render() }
+
+    private static func print(_ text: String, io: SystemIO) -> Int32 {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
+        output.write(text)
+        output.flush()
+        return output.failure == nil ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+    }
+
+    /// Tunes the input the options name, printing one line per reading.
+    static func tune(_ options: TunerOptions, io: SystemIO) async -> ExitCode {
+        guard let path = options.file, !options.listDevices else {
+            io.printError("Error: live input is not available yet; tune an audio file with '--file <path>' "
+                          + "(see '\(HelpText.name) --help').\n")
+            return .failure
+        }
+        let source: AudioFileSource
+        do {
+            source = try AudioFileSource(path: path, channel: options.channel)
+        } catch {
+            return report(error, io: io)
+        }
+
+        let format = options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput))
+        let formatter = format.formatter
+        let session: TunerSession
+        do {
+            session = try TunerSession(source: source, configuration: options.configuration, delivery: .everyReading)
+        } catch {
+            io.printError("Error: cannot start the pitch engine for '\(path)': \(error)\n")
+            return .failure
+        }
+
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
+        for await reading in session.readings {
+            guard output.write(formatter.line(for: reading)) else {
+                session.stop()  // the reader has gone (e.g. `| head -1`): stop analysing quietly
+                break
+            }
+        }
+        output.flush()
+        if let code = output.failure {
+            io.printError("Error: cannot write the readings: \(String(cString: strerror(code)))\n")
+            return .failure
+        }
+        if let failure = session.failure {
+            if let error = failure as? AudioFileError { return report(error, io: io) }
+            io.printError("Error: tuning '\(path)' failed: \(failure)\n")
+            return .failure
+        }
+        return .success
+    }
+
+    /// Prints a file error as one line and returns its exit code.
+    private static func report(_ error: AudioFileError, io: SystemIO) -> ExitCode {
+        if case .channelOutOfRange(let requested, let available) = error.reason {
+            let label = TunerFlags.all.first { $0.long == "channel" }!.label
+            let fix = available == 1 ? "it has one channel; leave --channel out"
+                : "'\(error.path)' has \(available) channels; use 1…\(available), or leave --channel out to mix them"
+            io.printError("Error: Invalid value '\(requested)' for '\(label)': \(fix).\n")
+            return .usage
+        }
+        io.printError("Error: \(error)\n")
+        return .noInput
+    }
 }
