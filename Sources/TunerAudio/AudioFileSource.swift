@@ -84,17 +84,16 @@ public final class AudioFileSource: AudioSource {
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         guard let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let channels = info.channels
-        let wanted: Int
         let got: Int
         if channels == 1 {
-            wanted = buffer.count
-            got = library.readFrames(handle, out, wanted)
+            got = library.readFrames(handle, out, buffer.count)
         } else {
-            wanted = min(buffer.count, blockFrames)
-            got = library.readFrames(handle, interleaved.baseAddress!, wanted)
+            got = library.readFrames(handle, interleaved.baseAddress!, min(buffer.count, blockFrames))
             if got > 0 { deinterleave(frames: got, channels: channels, into: out) }
         }
-        if got < wanted, let error = library.lastError(handle) {
+        // A short read is the end of the file, or an error: frames read before it are delivered first,
+        // and the next read (which then reads nothing) throws.
+        if got <= 0, let error = library.lastError(handle) {
             throw AudioFileError(path: path, reason: .unreadable(detail: Self.clean(error)))
         }
         return max(0, got)
