@@ -50,29 +50,27 @@ struct JSONReading {
         guard positions.allSatisfy({ $0 != nil }), positions.map({ $0! }) == positions.map({ $0! }).sorted() else {
             throw Malformed(line: text, why: "keys out of order")
         }
-        func number(_ key: String) throws -> Double? {
-            if object[key] is NSNull { return nil }
-            guard let n = object[key] as? NSNumber, !(object[key] is Bool) else {
-                throw Malformed(line: text, why: "\(key) is not a number or null")
-            }
-            return n.doubleValue
+        // JSONDecoder is strict about types (a number is not a bool, null only where optional).
+        struct Shape: Decodable {
+            var time: Double
+            var frequency: Double?
+            var note: String?
+            var cents: Double?
+            var in_tune: Bool
+            var level_db: Double
         }
-        guard let time = try number("time"), let level = try number("level_db") else {
-            throw Malformed(line: text, why: "time or level_db is null")
+        let shape: Shape
+        do {
+            shape = try JSONDecoder().decode(Shape.self, from: Data(text.utf8))
+        } catch {
+            throw Malformed(line: text, why: "wrong types (\(error))")
         }
-        guard let inTune = object["in_tune"] as? Bool else { throw Malformed(line: text, why: "in_tune is not a bool") }
-        self.time = time
-        self.levelDB = level
-        self.inTune = inTune
-        self.frequency = try number("frequency")
-        self.cents = try number("cents")
-        if object["note"] is NSNull {
-            note = nil
-        } else if let note = object["note"] as? String {
-            self.note = note
-        } else {
-            throw Malformed(line: text, why: "note is not a string or null")
-        }
+        time = shape.time
+        frequency = shape.frequency
+        note = shape.note
+        cents = shape.cents
+        inTune = shape.in_tune
+        levelDB = shape.level_db
         guard (frequency == nil) == (note == nil), (note == nil) == (cents == nil) else {
             throw Malformed(line: text, why: "frequency, note and cents must be null together")
         }
