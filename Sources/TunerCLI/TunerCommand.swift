@@ -36,7 +36,9 @@ public enum TunerCommand {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
         output.write(text)
         output.flush()
-        return output.failure == nil ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+        guard let code = output.failure else { return ExitCode.success.rawValue }
+        io.printError("Error: cannot write to standard output: \(String(cString: strerror(code)))\n")
+        return ExitCode.failure.rawValue
     }
 
     /// Tunes the input the options name, printing one line per reading.
@@ -64,11 +66,12 @@ public enum TunerCommand {
         }
 
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
-        for await reading in session.readings {
-            guard output.write(formatter.line(for: reading)) else {
-                session.stop()  // the reader has gone (e.g. `| head -1`): stop analysing quietly
-                break
-            }
+        // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
+        // is told to stop and the few readings still coming are dropped, so the analysis thread has
+        // finished (and released the engine and the file) before the process exits.
+        var readings = session.readings.makeAsyncIterator()
+        while let reading = await readings.next() {
+            if output.isOpen && !output.write(formatter.line(for: reading)) { session.stop() }
         }
         output.flush()
         if let code = output.failure {

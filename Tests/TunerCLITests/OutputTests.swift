@@ -71,6 +71,19 @@ import TunerKit
         _ = try JSONReading(result.stdoutLines[0])
     }
 
+    /// A full disk is a failure, said in one line, not a silent success.
+    @Test func aFailingOutputExits1() throws {
+        let dir = try TemporaryDirectory()
+        let sine = Synth.sine(Hertz(440), seconds: 0.3, sampleRate: 8_000)
+        let path = try dir.write("a4.wav", [sine], rate: 8_000, format: .init(.wav, .pcm16))
+        let readings = try TunerBinary.shell("\"$TUNER\" --file '\(path)' > /dev/full")
+        #expect(readings.status == 1)
+        #expect(readings.stderr == "Error: cannot write the readings: No space left on device\n")
+        let help = try TunerBinary.shell("\"$TUNER\" --help > /dev/full")
+        #expect(help.status == 1)
+        #expect(help.stderr == "Error: cannot write to standard output: No space left on device\n")
+    }
+
     /// The writer makes one `write(2)` per buffer, not per line, and stops at the first EPIPE.
     @Test func bufferedOutputWritesInBlocksAndStopsOnBrokenPipe() {
         final class Calls: Sendable { let count = Atomic<Int>(0); let failAt: Int; init(failAt: Int) { self.failAt = failAt } }
