@@ -33,7 +33,9 @@ let package = Package(
         .target(name: "TunerCLI", dependencies: ["TunerKit", "TunerAudio", "TunerScreen"]),
         .executableTarget(name: "tuner", dependencies: ["TunerCLI"]),
 
-        .testTarget(name: "CTunerTests", dependencies: ["CTuner", "TunerAudio"]),
+        // Test-only: counts malloc/free per thread, to show that the real-time path allocates nothing.
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        .testTarget(name: "CTunerTests", dependencies: ["CTuner", "TunerKit", "TunerAudio", "AllocationCounter"]),
         .testTarget(name: "TunerKitTests", dependencies: ["TunerKit", "TunerAudio"]),
         .testTarget(name: "TunerAudioTests", dependencies: ["TunerAudio", "TunerKit", "CSndfile", "CALSA"]),
         .testTarget(name: "TunerScreenTests", dependencies: ["TunerScreen", "TunerKit"]),

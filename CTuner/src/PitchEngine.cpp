@@ -1,26 +1,498 @@
-// TEMPORARY placeholder while the real engine is written: emits level-only results, never a pitch.
+/*
+ * PitchEngine.cpp — the tuner's pitch engine.
+ *
+ * Two stages per analysis hop:
+ *
+ * 1. Period decision (which note, which octave): the normalised square difference function (NSDF) of
+ *    P. McLeod and G. Wyvill, "A Smarter Way to Find Pitch", Proc. ICMC 2005 (the "MPM" method),
+ *    computed through an FFT autocorrelation over a window of at least 3.5 periods of the lowest note,
+ *    on a copy of the input decimated to about 20–24 kHz. The chosen period is the first key maximum
+ *    that reaches 0.9 of the highest one, which keeps a strong 2nd harmonic from pulling the reading an
+ *    octave up and lets a missing fundamental still give the fundamental's period. The height of that
+ *    maximum is the result's confidence (its "clarity").
+ *
+ * 2. Frequency refinement (sub-cent): a phase vocoder on each partial — the phase advance of a DFT
+ *    peak between two frames D samples apart (J. L. Flanagan and R. M. Golden, "Phase Vocoder", Bell
+ *    Syst. Tech. J. 45, 1966; M. S. Puckette and J. C. Brown, "Accuracy of frequency estimates using
+ *    the phase vocoder", IEEE Trans. Speech Audio Process. 6(2), 1998). For one exponentially decaying
+ *    sinusoid the advance is exactly ω·D, so a plucked, fading string is measured without bias. The
+ *    frames use a 4-term Blackman–Harris window (F. J. Harris, Proc. IEEE 66(1), 1978; sidelobes
+ *    −92 dB) at least six periods long, so neighbouring partials do not leak into each other.
+ *    String partials are inharmonic — f_k = k·f0·sqrt(1 + B·k²) (H. Fletcher, "Normal vibration
+ *    frequencies of a stiff piano string", JASA 36(1), 1964) — so harmonics read sharp. The engine fits
+ *    f_k = k·f1·sqrt((1 + B·k²)/(1 + B)) by weighted least squares (weights ∝ k²·|X_k|², the inverse
+ *    variance of f_k/k) and reports f1, the frequency of the first partial, which is what the string's
+ *    fundamental sounds at; a missing fundamental is recovered from the fitted upper partials.
+ *
+ * Buffers (all made in the constructor, with the FFTW plans; process() allocates nothing):
+ *  - history: a ring of the newest input, long enough for 1.5 × the longest refinement frame;
+ *  - decimated history for the NSDF: W_d = ceil(3.5 · fs_d / min_frequency) samples, FFT size
+ *    nextpow2(W_d + max_lag + 1);
+ *  - refinement frames: length L = clamp(6 periods, 32 ms, 6 periods of min_frequency), frame pair
+ *    offset D = L/2, FFT sizes nextpow2(L) … nextpow2(L_max) (one plan per power of two).
+ */
 #include "PitchEngine.hpp"
+
+#include <fftw3.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <mutex>
 #include <stdexcept>
+#include <string>
+
 namespace ctuner {
-struct PitchEngine::Impl { double fs; double a4; std::size_t hop; std::size_t filled = 0; std::size_t total = 0; double sumsq = 0; };
-PitchEngine::PitchEngine(const ct_config &c) : impl_(new Impl{c.sample_rate, c.a4, (std::size_t)std::lround(c.sample_rate * c.hop_seconds)}) {
-    if (!(c.sample_rate >= 8000 && c.sample_rate <= 192000)) throw std::invalid_argument("sample rate out of range");
+namespace {
+
+// The FFTW planner is not thread-safe; executing a plan is.
+std::mutex &plannerMutex() {
+    static std::mutex m;
+    return m;
 }
+
+constexpr double kPi = 3.14159265358979323846;
+const char *const kNoteNames[12] = {"C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"};
+
+std::size_t nextPow2(std::size_t n) {
+    std::size_t p = 1;
+    while (p < n) p <<= 1;
+    return p;
+}
+
+double princarg(double phase) { return phase - 2.0 * kPi * std::floor(phase / (2.0 * kPi) + 0.5); }
+
+/// A real-input FFT of one size: input buffer, complex output, plan. Owns all three.
+struct RealFFT {
+    std::size_t size = 0;
+    float *in = nullptr;
+    fftwf_complex *out = nullptr;
+    fftwf_plan forward = nullptr;
+    fftwf_plan inverse = nullptr;  // complex → real, in place of `in` (used for autocorrelation)
+
+    explicit RealFFT(std::size_t n, bool withInverse) : size(n) {
+        in = fftwf_alloc_real(n);
+        out = fftwf_alloc_complex(n / 2 + 1);
+        if (!in || !out) throw std::bad_alloc();
+        std::lock_guard<std::mutex> lock(plannerMutex());
+        forward = fftwf_plan_dft_r2c_1d(int(n), in, out, FFTW_ESTIMATE);
+        if (withInverse) inverse = fftwf_plan_dft_c2r_1d(int(n), out, in, FFTW_ESTIMATE);
+        if (!forward || (withInverse && !inverse)) throw std::runtime_error("FFTW could not make a plan");
+    }
+    ~RealFFT() {
+        {
+            std::lock_guard<std::mutex> lock(plannerMutex());
+            if (forward) fftwf_destroy_plan(forward);
+            if (inverse) fftwf_destroy_plan(inverse);
+        }
+        fftwf_free(in);
+        fftwf_free(out);
+    }
+    RealFFT(const RealFFT &) = delete;
+    RealFFT &operator=(const RealFFT &) = delete;
+};
+
+/// Newest-samples ring: each sample is written twice, so the latest N samples are always contiguous.
+struct Ring {
+    std::vector<float> data;
+    std::size_t capacity = 0;
+    std::size_t pos = 0;  // index of the next write in [0, capacity)
+
+    explicit Ring(std::size_t n) : data(2 * n, 0.0f), capacity(n) {}
+    void push(float x) {
+        data[pos] = x;
+        data[pos + capacity] = x;
+        if (++pos == capacity) pos = 0;
+    }
+    /// The newest `n` samples (n ≤ capacity), oldest first, ending `back` samples before the newest.
+    const float *latest(std::size_t n, std::size_t back = 0) const {
+        return &data[pos + capacity - back - n];
+    }
+    void clear() {
+        std::fill(data.begin(), data.end(), 0.0f);
+        pos = 0;
+    }
+};
+
+struct Partial {
+    int k;
+    double frequency;
+    double magnitude;
+};
+
+} // namespace
+
+struct PitchEngine::Impl {
+    // Configuration.
+    double fs;
+    double a4;
+    double minFrequency, maxFrequency;
+    double gateDb;
+    std::size_t hop;
+
+    // Input history at full rate and decimated.
+    std::size_t decimation;
+    double fsDecimated;
+    Ring history;
+    Ring decimated;
+    double decimationSum = 0;
+    std::size_t decimationCount = 0;
+    std::size_t sinceHop = 0;
+    unsigned long long consumed = 0;
+
+    // NSDF over the decimated history.
+    std::size_t nsdfWindow;
+    std::size_t minLag, maxLag;
+    RealFFT nsdfFFT;
+    std::vector<double> nsdf;
+
+    // Refinement.
+    std::size_t frameMin, frameMax;
+    std::vector<std::unique_ptr<RealFFT>> frameFFTs;  // sizes nextPow2(frameMin) … nextPow2(frameMax)
+    std::vector<float> previousSpectrum;  // spectrum of the earlier frame of the pair (re, im interleaved)
+    std::vector<float> window;
+    std::vector<float> magnitudes;
+    std::vector<float> scratch;
+    std::vector<Partial> partials;
+    std::size_t levelWindow;
+
+    explicit Impl(const ct_config &c)
+        : fs(c.sample_rate), a4(c.a4), minFrequency(c.min_frequency), maxFrequency(c.max_frequency),
+          gateDb(c.gate_db), hop(std::size_t(std::lround(c.sample_rate * c.hop_seconds))),
+          decimation(std::max<std::size_t>(1, std::size_t(c.sample_rate / 20000.0))),
+          fsDecimated(c.sample_rate / double(std::max<std::size_t>(1, std::size_t(c.sample_rate / 20000.0)))),
+          history(historyLength(c)), decimated(decimatedLength(c)),
+          nsdfWindow(std::size_t(std::ceil(3.5 * fsDecimated / c.min_frequency))),
+          minLag(std::max<std::size_t>(2, std::size_t(std::floor(fsDecimated / c.max_frequency)))),
+          maxLag(std::size_t(std::ceil(fsDecimated / c.min_frequency)) + 2),
+          nsdfFFT(nextPow2(nsdfWindow + maxLag + 1), true), nsdf(maxLag + 2, 0.0),
+          frameMin(std::size_t(std::ceil(0.032 * c.sample_rate))),
+          frameMax(std::size_t(std::ceil(6.0 * c.sample_rate / c.min_frequency))),
+          levelWindow(std::size_t(std::ceil(0.05 * c.sample_rate))) {
+        frameMax = std::max(frameMax, frameMin);
+        for (std::size_t n = nextPow2(frameMin); n <= nextPow2(frameMax); n <<= 1)
+            frameFFTs.emplace_back(new RealFFT(n, false));
+        std::size_t biggest = nextPow2(frameMax);
+        previousSpectrum.resize(2 * (biggest / 2 + 1));
+        window.resize(frameMax);
+        magnitudes.resize(biggest / 2 + 1);
+        scratch.resize(biggest / 2 + 1);
+        partials.reserve(64);
+    }
+
+    static void validate(const ct_config &c) {
+        if (!(c.sample_rate >= 8000 && c.sample_rate <= 192000))
+            throw std::invalid_argument("sample rate must be between 8000 and 192000 Hz");
+        if (!(c.a4 >= 400 && c.a4 <= 480)) throw std::invalid_argument("A4 must be between 400 and 480 Hz");
+        if (!(c.min_frequency >= 20 && c.max_frequency > c.min_frequency * 2))
+            throw std::invalid_argument("frequency range must start at 20 Hz or above and span an octave");
+        if (!(c.hop_seconds >= 0.001 && c.hop_seconds <= 0.1))
+            throw std::invalid_argument("hop must be between 1 and 100 ms");
+        if (!std::isfinite(c.gate_db)) throw std::invalid_argument("gate must be a finite level in dBFS");
+    }
+    static std::size_t historyLength(const ct_config &c) {
+        std::size_t frameMax = std::size_t(std::ceil(6.0 * c.sample_rate / c.min_frequency));
+        return frameMax + frameMax / 2 + 16 + std::size_t(std::ceil(0.05 * c.sample_rate));
+    }
+    static std::size_t decimatedLength(const ct_config &c) {
+        std::size_t d = std::max<std::size_t>(1, std::size_t(c.sample_rate / 20000.0));
+        double fsd = c.sample_rate / double(d);
+        return std::size_t(std::ceil(3.5 * fsd / c.min_frequency)) + 4;
+    }
+
+    RealFFT &fftFor(std::size_t length) {
+        std::size_t want = nextPow2(length);
+        for (auto &f : frameFFTs)
+            if (f->size >= want) return *f;
+        return *frameFFTs.back();
+    }
+
+    // ---- Stage 1: NSDF period decision on the decimated history -------------------------------
+    /// Returns the period in decimated samples (fractional), or 0; `clarity` gets the NSDF peak.
+    double decidePeriod(double &clarity) {
+        const std::size_t W = nsdfWindow;
+        const float *x = decimated.latest(W);
+        RealFFT &f = nsdfFFT;
+        const std::size_t M = f.size;
+        std::memcpy(f.in, x, W * sizeof(float));
+        std::fill(f.in + W, f.in + M, 0.0f);
+        fftwf_execute(f.forward);
+        for (std::size_t i = 0; i < M / 2 + 1; ++i) {
+            float re = f.out[i][0], im = f.out[i][1];
+            f.out[i][0] = re * re + im * im;
+            f.out[i][1] = 0.0f;
+        }
+        fftwf_execute(f.inverse);  // f.in[τ] = M · r(τ)
+        // m(τ) = Σ_{j<W−τ} x_j² + x_{j+τ}², updated from m(τ−1).
+        double m = 0;
+        for (std::size_t j = 0; j < W; ++j) m += 2.0 * double(x[j]) * x[j];
+        const double scale = 1.0 / double(M);
+        double energy0 = m;
+        for (std::size_t tau = 0; tau <= maxLag && tau < W; ++tau) {
+            if (tau > 0) {
+                m -= double(x[tau - 1]) * x[tau - 1] + double(x[W - tau]) * x[W - tau];
+            }
+            double r = double(f.in[tau]) * scale;
+            nsdf[tau] = (m > 1e-12 * energy0 && m > 0) ? 2.0 * r / m : 0.0;
+        }
+        // Key maxima: the highest point between each positive-going and negative-going zero crossing.
+        std::size_t last = std::min(maxLag, W - 1);
+        double best = 0;
+        // First pass: the highest key maximum at or beyond minLag.
+        auto scan = [&](auto &&visit) {
+            std::size_t tau = 1;
+            while (tau <= last && nsdf[tau] > 0) ++tau;  // leave the central lobe
+            while (tau <= last) {
+                while (tau <= last && nsdf[tau] <= 0) ++tau;
+                if (tau > last) break;
+                std::size_t peak = tau;
+                while (tau <= last && nsdf[tau] > 0) {
+                    if (nsdf[tau] > nsdf[peak]) peak = tau;
+                    ++tau;
+                }
+                if (tau > last && peak == last) break;  // lobe cut by the lag range: not a whole maximum
+                if (peak >= minLag) {
+                    if (!visit(peak)) return;
+                }
+            }
+        };
+        scan([&](std::size_t p) {
+            best = std::max(best, nsdf[p]);
+            return true;
+        });
+        if (best <= 0) {
+            clarity = 0;
+            return 0;
+        }
+        const double threshold = 0.9 * best;
+        std::size_t chosen = 0;
+        scan([&](std::size_t p) {
+            if (nsdf[p] >= threshold) {
+                chosen = p;
+                return false;
+            }
+            return true;
+        });
+        if (chosen == 0) {
+            clarity = 0;
+            return 0;
+        }
+        // Parabolic interpolation of the peak.
+        double a = nsdf[chosen - 1], b = nsdf[chosen], c = nsdf[chosen + 1];
+        double denom = a - 2 * b + c;
+        double shift = (std::abs(denom) > 1e-12) ? 0.5 * (a - c) / denom : 0.0;
+        shift = std::max(-0.5, std::min(0.5, shift));
+        clarity = std::min(1.0, b - 0.25 * (a - c) * shift);
+        return double(chosen) + shift;
+    }
+
+    // ---- Stage 2: phase-vocoder refinement of the partials -----------------------------------------
+    void fillWindow(std::size_t L) {
+        // 4-term Blackman–Harris, cos(kθ) from cos θ by Chebyshev recurrence (no trig per sample).
+        const double a0 = 0.35875, a1 = 0.48829, a2 = 0.14128, a3 = 0.01168;
+        const double step = 2.0 * kPi / double(L - 1);
+        double cr = 1.0, ci = 0.0;  // e^{i n θ}
+        const double sr = std::cos(step), si = std::sin(step);
+        for (std::size_t n = 0; n < L; ++n) {
+            double c1 = cr, c2 = 2 * c1 * c1 - 1, c3 = c1 * (2 * c2 - 1);
+            window[n] = float(a0 - a1 * c1 + a2 * c2 - a3 * c3);
+            double nr = cr * sr - ci * si, ni = cr * si + ci * sr;
+            cr = nr;
+            ci = ni;
+            if ((n & 1023) == 1023) {  // renormalise against drift
+                double mag = std::sqrt(cr * cr + ci * ci);
+                cr /= mag;
+                ci /= mag;
+            }
+        }
+    }
+
+    /// Windowed, zero-padded DFT of the L samples ending `back` samples before the newest.
+    void spectrum(RealFFT &f, std::size_t L, std::size_t back) {
+        const float *x = history.latest(L, back);
+        for (std::size_t n = 0; n < L; ++n) f.in[n] = x[n] * window[n];
+        std::fill(f.in + L, f.in + f.size, 0.0f);
+        fftwf_execute(f.forward);
+    }
+
+    /// Refines `coarse` (Hz). Returns the first-partial frequency, or 0 when no partial was measured.
+    double refine(double coarse) {
+        std::size_t L = std::size_t(std::ceil(6.0 * fs / coarse));
+        L = std::max(frameMin, std::min(frameMax, L));
+        const std::size_t D = L / 2;
+        RealFFT &f = fftFor(L);
+        const std::size_t M = f.size, bins = M / 2 + 1;
+        const double binHz = fs / double(M);
+        fillWindow(L);
+
+        spectrum(f, L, D);  // the earlier frame
+        std::memcpy(previousSpectrum.data(), f.out, bins * sizeof(fftwf_complex));
+        spectrum(f, L, 0);  // the newest frame
+        for (std::size_t i = 0; i < bins; ++i) magnitudes[i] = std::hypot(f.out[i][0], f.out[i][1]);
+
+        // Noise floor: the median magnitude up to 8 kHz (or Nyquist).
+        std::size_t floorBins = std::min(bins, std::size_t(std::min(8000.0, fs / 2) / binHz) + 1);
+        std::copy(magnitudes.begin(), magnitudes.begin() + floorBins, scratch.begin());
+        std::nth_element(scratch.begin(), scratch.begin() + floorBins / 2, scratch.begin() + floorBins);
+        const double noiseFloor = scratch[floorBins / 2];
+
+        const double limit = std::min(0.45 * fs, 8000.0);
+        partials.clear();
+        double f1 = coarse, B = 0, strongest = 0;
+        for (int k = 1; k <= 24; ++k) {
+            double kk = k;
+            double predicted = kk * f1 * std::sqrt((1 + B * kk * kk) / (1 + B));
+            if (predicted > limit) break;
+            double relative = partials.empty() ? 0.03 : (partials.size() < 3 ? 0.006 : 0.003);
+            double radius = std::max(3.0 * binHz, predicted * relative);
+            radius = std::min(radius, 0.3 * f1);
+            long lo = long(std::floor((predicted - radius) / binHz));
+            long hi = long(std::ceil((predicted + radius) / binHz));
+            lo = std::max(lo, 2L);
+            hi = std::min(hi, long(bins) - 3);
+            if (hi <= lo) continue;
+            long peak = lo;
+            for (long i = lo + 1; i <= hi; ++i)
+                if (magnitudes[i] > magnitudes[peak]) peak = i;
+            if (peak == lo || peak == hi) continue;  // rising into the edge: not this partial's peak
+            double mag = magnitudes[peak];
+            if (mag < 8.0 * noiseFloor || mag < 1e-3 * strongest) continue;
+            // Phase vocoder: the advance over D samples is ω·D (mod 2π).
+            double omegaBin = 2.0 * kPi * double(peak) / double(M);
+            double phaseNew = std::atan2(f.out[peak][1], f.out[peak][0]);
+            double phaseOld = std::atan2(previousSpectrum[2 * peak + 1], previousSpectrum[2 * peak]);
+            double deviation = princarg(phaseNew - phaseOld - omegaBin * double(D));
+            double frequency = (omegaBin + deviation / double(D)) * fs / (2.0 * kPi);
+            if (std::abs(frequency - predicted) > radius) continue;
+            partials.push_back({k, frequency, mag});
+            strongest = std::max(strongest, mag);
+            fit(f1, B);
+        }
+        if (partials.empty()) return 0;
+        return f1;
+    }
+
+    /// Weighted least-squares fit of f_k = k·f1·sqrt((1+B·k²)/(1+B)) to the measured partials.
+    void fit(double &f1, double &B) const {
+        // Weights ∝ k²·A_k²: the inverse variance of y_k = f_k / k.
+        double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+        int distinct = 0;
+        for (const Partial &p : partials) {
+            double k = p.k, w = k * k * p.magnitude * p.magnitude;
+            double x = k * k - 1, y = p.frequency / k;
+            sw += w;
+            sx += w * x;
+            sy += w * y;
+            sxx += w * x * x;
+            sxy += w * x * y;
+            ++distinct;
+        }
+        if (sw <= 0) return;
+        B = 0;
+        if (distinct >= 3) {
+            double det = sw * sxx - sx * sx;
+            if (det > 1e-12 * sw * sxx) {
+                double a = (sxx * sy - sx * sxy) / det;
+                double b = (sw * sxy - sx * sy) / det;
+                if (a > 0) B = std::max(0.0, std::min(2e-3, 2.0 * b / a));
+            }
+        } else if (partials.front().k == 1) {
+            // Too few partials to tell inharmonicity from noise: trust the first partial itself.
+            f1 = partials.front().frequency;
+            return;
+        }
+        // f1 for that B, with the exact model: y_k = f1 · g_k(B).
+        double num = 0, den = 0;
+        for (const Partial &p : partials) {
+            double k = p.k, w = k * k * p.magnitude * p.magnitude;
+            double g = std::sqrt((1 + B * k * k) / (1 + B));
+            num += w * (p.frequency / k) * g;
+            den += w * g * g;
+        }
+        if (den > 0) f1 = num / den;
+    }
+
+    // ---- One hop ------------------------------------------------------------------------------------
+    ct_result analyse() {
+        ct_result r{};
+        r.time = double(consumed) / fs;
+        r.note_name = "";
+        r.midi_note = -1;
+
+        const float *recent = history.latest(levelWindow);
+        double power = 0;
+        for (std::size_t i = 0; i < levelWindow; ++i) power += double(recent[i]) * recent[i];
+        power /= double(levelWindow);
+        r.level_db = power > 1e-12 ? std::max(-120.0, 10.0 * std::log10(power)) : -120.0;
+        if (r.level_db < gateDb) return r;
+
+        double clarity = 0;
+        double period = decidePeriod(clarity);
+        r.confidence = std::max(0.0, clarity);
+        if (period <= 0 || clarity < 0.5) return r;
+        double coarse = fsDecimated / period;
+        if (coarse < minFrequency * 0.97 || coarse > maxFrequency * 1.03) return r;
+
+        double refined = refine(coarse);
+        double frequency = coarse;
+        if (refined > 0 && std::abs(std::log2(refined / coarse)) < 0.08) frequency = refined;
+        if (!std::isfinite(frequency) || frequency <= 0) return r;
+
+        double fractional = 69.0 + 12.0 * std::log2(frequency / a4);
+        long midi = std::lround(fractional);
+        if (midi < 0 || midi > 127) return r;
+        r.has_pitch = 1;
+        r.frequency = frequency;
+        r.midi_note = int(midi);
+        r.note_name = kNoteNames[midi % 12];
+        r.octave = int(midi / 12) - 1;
+        r.cents = 100.0 * (fractional - double(midi));
+        return r;
+    }
+
+    void reset() {
+        history.clear();
+        decimated.clear();
+        decimationSum = 0;
+        decimationCount = 0;
+        sinceHop = 0;
+        consumed = 0;
+    }
+};
+
+PitchEngine::PitchEngine(const ct_config &config) : impl_((Impl::validate(config), new Impl(config))) {}
 PitchEngine::~PitchEngine() = default;
-void PitchEngine::process(const float *s, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-        impl_->sumsq += double(s[i]) * s[i]; impl_->total++;
-        if (++impl_->filled == impl_->hop) {
-            ct_result r{}; r.time = impl_->total / impl_->fs; r.note_name = ""; r.midi_note = -1;
-            r.level_db = 10 * std::log10(impl_->sumsq / impl_->hop + 1e-12);
-            impl_->filled = 0; impl_->sumsq = 0;
+
+void PitchEngine::process(const float *samples, std::size_t count) {
+    Impl &e = *impl_;
+    for (std::size_t i = 0; i < count; ++i) {
+        float x = samples[i];
+        if (!std::isfinite(x)) x = 0.0f;
+        x = std::max(-4.0f, std::min(4.0f, x));
+        e.history.push(x);
+        e.decimationSum += x;
+        if (++e.decimationCount == e.decimation) {
+            e.decimated.push(float(e.decimationSum / double(e.decimation)));
+            e.decimationSum = 0;
+            e.decimationCount = 0;
+        }
+        ++e.consumed;
+        if (++e.sinceHop == e.hop) {
+            e.sinceHop = 0;
+            ct_result r = e.analyse();
             if (onResultReady) onResultReady(r);
         }
     }
 }
-void PitchEngine::setA4(double a4) { impl_->a4 = a4; }
-void PitchEngine::reset() { impl_->filled = 0; impl_->total = 0; }
-std::size_t PitchEngine::hopSize() const { return impl_->hop; }
-std::size_t PitchEngine::windowSize() const { return impl_->hop; }
+
+void PitchEngine::setA4(double a4) {
+    if (a4 >= 400 && a4 <= 480) impl_->a4 = a4;
 }
+
+void PitchEngine::reset() { impl_->reset(); }
+std::size_t PitchEngine::hopSize() const { return impl_->hop; }
+std::size_t PitchEngine::windowSize() const {
+    return std::max(impl_->nsdfWindow * impl_->decimation, impl_->frameMax + impl_->frameMax / 2);
+}
+
+} // namespace ctuner

@@ -1,0 +1,26 @@
+# The tuner's build helper. `make run` installs what is missing, builds and runs the tuner;
+# `make test` runs the whole test suite. Both install the Debian packages they need first.
+
+# Build and test dependencies (Debian package names).
+DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev tmux
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+ARGS ?=
+
+.PHONY: deps build run test
+deps:
+	@missing=$$(for p in $(DEPS); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "Installing:" $$missing; \
+	    $(SUDO) apt-get update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	swift build -c release
+
+run: build
+	.build/release/tuner $(ARGS)
+
+test: deps
+	swift test

@@ -1,0 +1,15 @@
+/*
+ * A test-only allocation counter. Linked into the test executable, it replaces malloc and friends
+ * (glibc supports this by ELF symbol interposition) and forwards every call to glibc's own
+ * __libc_* functions. Counting is per thread and off until alloc_counter_start() is called, so tests
+ * running in parallel on other threads do not disturb a measurement.
+ */
+#ifndef ALLOC_COUNTER_H
+#define ALLOC_COUNTER_H
+
+/** Starts counting allocations and frees made by the calling thread (resets the counts). */
+void alloc_counter_start(void);
+/** Stops counting on the calling thread and returns how many allocations and frees it saw. */
+unsigned long alloc_counter_stop(void);
+
+#endif

@@ -1,0 +1,66 @@
+import Foundation
+import CTuner
+import Testing
+import TunerAudio
+import TunerKit
+
+/// The strings a tuner must read, each detuned by an odd, known amount.
+struct TestString: CustomTestStringConvertible, Sendable {
+    let name: String
+    let note: String
+    let detune: Double  // cents
+    var testDescription: String { "\(name) \(note) \(detune > 0 ? "+" : "")\(detune) ¢" }
+    var truth: Double { Note(parsing: note)!.frequency().shifted(by: Cents(detune)).value }
+
+    static let all: [TestString] = [
+        TestString(name: "low_E", note: "E2", detune: 13.7),
+        TestString(name: "A", note: "A2", detune: -7.3),
+        TestString(name: "D", note: "D3", detune: 21.9),
+        TestString(name: "G", note: "G3", detune: -33.1),
+        TestString(name: "B", note: "B3", detune: 4.3),
+        TestString(name: "high_E", note: "E4", detune: -17.9),
+        TestString(name: "bass_E", note: "E1", detune: 9.1),
+        TestString(name: "bass_low_B", note: "B0", detune: -11.7),
+    ]
+}
+
+@Suite struct AccuracyTests {
+    static let rates: [Double] = [44100, 48000]
+    /// The steady part: after the attack has left the longest window, before the end.
+    static let steady: ClosedRange<Double> = 0.7...1.9
+
+    @Test(arguments: TestString.all, rates)
+    func sineWithinATenthOfACent(string: TestString, rate: Double) {
+        let signal = Synth.sine(Hertz(string.truth), seconds: 2, sampleRate: rate, amplitude: 0.3)
+        let results = EngineHarness.analyse(signal, sampleRate: rate).during(Self.steady)
+        let errors = results.centsErrors(against: string.truth)
+        #expect(errors.count == results.count, "every steady reading has a pitch")
+        #expect(results.noteNames == [string.note])
+        #expect(abs(median(errors)) <= 0.1, "median error \(median(errors)) ¢")
+    }
+
+    @Test(arguments: TestString.all, rates)
+    func pluckWithinATenthOfACent(string: TestString, rate: Double) {
+        let pluck = Synth.Pluck(frequency: Hertz(string.truth), inharmonicity: 8e-5, partials: 14, decay: 1.2)
+        let results = EngineHarness.analyse(pluck.render(seconds: 2, sampleRate: rate), sampleRate: rate)
+            .during(Self.steady)
+        let errors = results.centsErrors(against: string.truth)
+        #expect(errors.count == results.count, "every steady reading has a pitch")
+        #expect(results.noteNames == [string.note])
+        #expect(abs(median(errors)) <= 0.1, "median error \(median(errors)) ¢")
+    }
+
+    @Test(arguments: TestString.all, rates)
+    func pluckAt20dBSNRWithinHalfACent(string: TestString, rate: Double) {
+        let pluck = Synth.Pluck(frequency: Hertz(string.truth), inharmonicity: 8e-5, partials: 14, decay: 1.2)
+        let clean = pluck.render(seconds: 2, sampleRate: rate)
+        // Noise 20 dB below the pluck's level over the steady part.
+        let measure = Int(Self.steady.lowerBound * rate)..<Int(Self.steady.upperBound * rate)
+        let noisy = Synth.addNoise(to: clean, snr: 20, seed: 11, measure: measure)
+        let results = EngineHarness.analyse(noisy, sampleRate: rate).during(Self.steady)
+        let errors = results.centsErrors(against: string.truth)
+        #expect(results.noteNames == [string.note])
+        #expect(Double(errors.count) >= 0.95 * Double(results.count), "pitched \(errors.count)/\(results.count)")
+        #expect(abs(median(errors)) <= 0.5, "median error \(median(errors)) ¢")
+    }
+}

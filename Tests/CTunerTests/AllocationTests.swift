@@ -1,0 +1,79 @@
+import AllocationCounter
+import CTuner
+import Foundation
+import Testing
+import TunerAudio
+import TunerKit
+
+/// The real-time path allocates nothing per block: every buffer and FFT plan is made at creation.
+@Suite struct AllocationTests {
+    private struct Tally { var results = 0; var pitched = 0 }
+
+    @Test func theCounterSeesAnAllocation() {
+        alloc_counter_start()
+        let p = malloc(64)
+        free(p)
+        #expect(alloc_counter_stop() == 2)
+    }
+
+    @Test(arguments: [64, 441, 1024, 8192])
+    func engineProcessAllocatesNothing(block: Int) throws {
+        let rate = 48000.0
+        let pluck = Synth.Pluck(frequency: Hertz(41.2), inharmonicity: 1e-4).render(seconds: 3, sampleRate: rate)
+        let noise = Synth.noise(count: 48000, rms: 0.1)
+        var config = ct_config()
+        ct_config_default(&config, rate)
+        let tally = UnsafeMutablePointer<Tally>.allocate(capacity: 1)
+        tally.initialize(to: Tally())
+        defer { tally.deallocate() }
+        let engine = try #require(ct_engine_create(&config, { result, context in
+            let t = context!.assumingMemoryBound(to: Tally.self)
+            t.pointee.results += 1
+            if result.has_pitch != 0 { t.pointee.pitched += 1 }
+        }, tally, nil, 0))
+        defer { ct_engine_destroy(engine) }
+        let signal = pluck + noise + [Float](repeating: 0, count: 24000) + pluck
+        signal.withUnsafeBufferPointer { buffer in
+            alloc_counter_start()
+            var start = 0
+            while start < buffer.count {
+                let n = min(block, buffer.count - start)
+                ct_engine_process(engine, buffer.baseAddress! + start, n)
+                start += n
+            }
+            let allocations = alloc_counter_stop()
+            #expect(allocations == 0, "\(allocations) allocations while processing \(buffer.count) samples")
+        }
+        #expect(tally.pointee.results == signal.count / 480)
+        #expect(tally.pointee.pitched > tally.pointee.results / 2)
+    }
+
+    @Test func swiftWrapperProcessAllocatesNothing() throws {
+        let rate = 44100.0
+        let samples = Synth.Pluck(frequency: Hertz(110)).render(seconds: 2, sampleRate: rate)
+        var count = 0
+        var inTune = 0
+        let engine = try PitchEngine(sampleRate: rate) { reading in
+            count += 1
+            if reading.isInTune { inTune += 1 }
+        }
+        // The first pass warms up what the Swift runtime makes once (type metadata caches);
+        // the second pass must allocate nothing.
+        var perPass: [UInt] = []
+        for _ in 0..<2 {
+            samples.withUnsafeBufferPointer { buffer in
+                alloc_counter_start()
+                var start = 0
+                while start < buffer.count {
+                    let n = min(512, buffer.count - start)
+                    engine.process(UnsafeBufferPointer(rebasing: buffer[start..<start + n]))
+                    start += n
+                }
+                perPass.append(alloc_counter_stop())
+            }
+        }
+        #expect(perPass[1] == 0, "allocations per pass: \(perPass)")
+        #expect(count == 400)
+        #expect(inTune > 300)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import CTuner
+import TunerAudio
+import TunerKit
+
+/// Runs samples through a C engine (`ct_engine_create` … `ct_engine_destroy`) and keeps every result.
+final class EngineHarness {
+    private final class Collector { var results: [ct_result] = [] }
+
+    static func analyse(_ samples: [Float], sampleRate: Double, a4: Double = 440, block: Int = 512,
+                        configure: (inout ct_config) -> Void = { _ in }) -> [ct_result] {
+        var config = ct_config()
+        ct_config_default(&config, sampleRate)
+        config.a4 = a4
+        configure(&config)
+        let collector = Collector()
+        let engine = ct_engine_create(&config, { result, context in
+            Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue().results.append(result)
+        }, Unmanaged.passUnretained(collector).toOpaque(), nil, 0)
+        precondition(engine != nil, "engine could not be made")
+        samples.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                let n = min(block, buffer.count - start)
+                ct_engine_process(engine, buffer.baseAddress! + start, n)
+                start += n
+            }
+        }
+        ct_engine_destroy(engine)
+        return collector.results
+    }
+}
+
+/// Median of `values` (NaN when empty).
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let s = values.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+extension Array where Element == ct_result {
+    /// Results whose time lies in `range` (seconds).
+    func during(_ range: ClosedRange<Double>) -> [ct_result] { filter { range.contains($0.time) } }
+
+    /// Errors in cents of the pitched results against `truth`.
+    func centsErrors(against truth: Double) -> [Double] {
+        filter { $0.has_pitch != 0 }.map { 1200 * log2($0.frequency / truth) }
+    }
+
+    var noteNames: Set<String> {
+        Set(filter { $0.has_pitch != 0 }.map { String(cString: $0.note_name) + String($0.octave) })
+    }
+}

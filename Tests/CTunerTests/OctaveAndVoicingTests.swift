@@ -1,0 +1,96 @@
+import Foundation
+import CTuner
+import Testing
+import TunerAudio
+import TunerKit
+
+@Suite struct OctaveAndVoicingTests {
+    @Test(arguments: ["E2", "A2", "G3", "E4", "E1"])
+    func missingFundamentalKeepsTheOctave(note: String) {
+        let f = Note(parsing: note)!.frequency().value
+        let tone = Synth.Pluck(frequency: Hertz(f), inharmonicity: 0, partials: 10, decay: 3, fundamentalGain: 0)
+        let results = EngineHarness.analyse(tone.render(seconds: 1.5, sampleRate: 48000), sampleRate: 48000)
+            .during(0.6...1.4)
+        #expect(results.noteNames == [note])
+        #expect(abs(median(results.centsErrors(against: f))) < 1)
+    }
+
+    @Test(arguments: ["E2", "A2", "D3", "B3", "E4", "B0"])
+    func strongSecondHarmonicKeepsTheOctave(note: String) {
+        let f = Note(parsing: note)!.frequency().value
+        // The 2nd partial is twice as loud as the fundamental (its amplitude is 1/2 by default).
+        let tone = Synth.Pluck(frequency: Hertz(f), inharmonicity: 5e-5, partials: 10, decay: 3, secondGain: 4)
+        let results = EngineHarness.analyse(tone.render(seconds: 1.5, sampleRate: 44100), sampleRate: 44100)
+            .during(0.6...1.4)
+        #expect(results.noteNames == [note])
+        #expect(abs(median(results.centsErrors(against: f))) < 0.1)
+    }
+
+    @Test func silenceHasNoPitch() {
+        let results = EngineHarness.analyse([Float](repeating: 0, count: 48000), sampleRate: 48000)
+        #expect(!results.isEmpty)
+        #expect(results.allSatisfy { $0.has_pitch == 0 && $0.level_db == -120 })
+    }
+
+    @Test(arguments: [0.3, 0.03, 0.003])
+    func whiteNoiseHasNoPitch(rms: Double) {
+        let noise = Synth.noise(count: 96000, rms: rms, seed: 3)
+        let results = EngineHarness.analyse(noise, sampleRate: 48000).during(0.2...2)
+        let pitched = results.filter { $0.has_pitch != 0 }.count
+        #expect(pitched == 0, "\(pitched) of \(results.count) noise readings had a pitch")
+    }
+
+    @Test func quietSignalBelowTheGateHasNoPitch() {
+        let sine = Synth.sine(Hertz(110), seconds: 1, sampleRate: 48000, amplitude: 0.0005)  // ≈ −69 dBFS
+        let results = EngineHarness.analyse(sine, sampleRate: 48000)
+        #expect(results.allSatisfy { $0.has_pitch == 0 })
+        #expect(results.last.map { $0.level_db < -60 && $0.level_db > -75 } == true)
+    }
+
+    @Test func resultsAreTimedAndFrequent() {
+        let results = EngineHarness.analyse(Synth.sine(Hertz(220), seconds: 1, sampleRate: 44100),
+                                            sampleRate: 44100, block: 333)
+        #expect(results.count >= 40, "at least 40 readings per second")
+        let hop = 441.0 / 44100
+        for (i, r) in results.enumerated() {
+            #expect(abs(r.time - Double(i + 1) * hop) < 1e-9)
+        }
+    }
+
+    @Test(arguments: [8000.0, 22050, 96000, 192000])
+    func otherSampleRates(rate: Double) {
+        let truth = 196.0 * exp2(5.5 / 1200)
+        let results = EngineHarness.analyse(Synth.sine(Hertz(truth), seconds: 1.2, sampleRate: rate),
+                                            sampleRate: rate, block: 4096).during(0.6...1.2)
+        #expect(results.noteNames == ["G3"])
+        #expect(abs(median(results.centsErrors(against: truth))) < 0.1)
+    }
+
+    @Test func highNotesUpToC7() {
+        for note in ["E5", "A5", "E6", "C7"] {
+            let f = Note(parsing: note)!.frequency().value * exp2(3.3 / 1200)
+            let results = EngineHarness.analyse(Synth.sine(Hertz(f), seconds: 1, sampleRate: 48000), sampleRate: 48000)
+                .during(0.4...1)
+            #expect(results.noteNames == [note])
+            #expect(abs(median(results.centsErrors(against: f))) < 0.1, "\(note)")
+        }
+    }
+
+    @Test func referencePitchMovesTheCents() {
+        let sine = Synth.sine(Hertz(432), seconds: 1, sampleRate: 48000)
+        let at440 = EngineHarness.analyse(sine, sampleRate: 48000).during(0.5...1)
+        let at432 = EngineHarness.analyse(sine, sampleRate: 48000, a4: 432).during(0.5...1)
+        #expect(abs(median(at440.map(\.cents)) - 1200 * log2(432.0 / 440)) < 0.05)
+        #expect(abs(median(at432.map(\.cents))) < 0.05)
+    }
+
+    @Test func badConfigurationIsRefusedWithAReason() {
+        var config = ct_config()
+        ct_config_default(&config, 4000)
+        var message = [CChar](repeating: 0, count: 128)
+        let engine = ct_engine_create(&config, nil, nil, &message, message.count)
+        #expect(engine == nil)
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        #expect(text.contains("sample rate"))
+    }
+}
