@@ -17,7 +17,8 @@ struct TextFormatter: ReadingFormatter {
         }
         let note = pitch.note.description.padding(toLength: 4, withPad: " ", startingAt: 0)
         let frequency = String(format: "%8.2f Hz", pitch.frequency.value)
-        let cents = String(format: "%+6.1f ¢", pitch.cents.value)
+        let tenths = (pitch.cents.value * 10).rounded() / 10
+        let cents = String(format: "%+6.1f ¢", tenths == 0 ? 0 : tenths)  // never "-0.0"
         let mark = reading.isInTune ? "✓" : "✗"
         return "\(time)  \(note)\(frequency) \(cents)  \(mark)  \(level)\n"
     }

@@ -26,8 +26,12 @@ import TunerKit
         Flavour(name: "a.wav", format: .init(.wav, .pcm24), rate: 192_000),
     ]
 
-    /// Checks readings cover the file in order, one per hop, and measure the sine's level.
+    /// Checks readings cover the file in order, one per hop, and measure the sine's level and pitch (A4).
     static func checkReadings(_ readings: [JSONReading], seconds: Double, level: Double) {
+        let settled = readings.filter { $0.time > 0.2 }
+        #expect(settled.allSatisfy { $0.note == "A4" }, "notes: \(Set(settled.map { $0.note ?? "none" }))")
+        let frequency = median(settled.compactMap(\.frequency)) ?? .nan
+        #expect(abs(1200 * log2(frequency / 440)) < 0.1, "median \(frequency) Hz, expected 440 Hz")
         #expect(!readings.isEmpty)
         let times = readings.map(\.time)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times must increase")

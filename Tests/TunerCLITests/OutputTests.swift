@@ -39,6 +39,7 @@ import TunerKit
         #expect(TextFormatter().line(for: Self.reading()) == "  1.230 s  A2    109.54 Hz   -7.3 ¢  ✗   -12.5 dBFS\n")
         #expect(TextFormatter().line(for: Self.reading(time: 12.5, frequency: 1046.502, midi: 84, cents: 0.04))
                 == " 12.500 s  C6   1046.50 Hz   +0.0 ¢  ✓   -12.5 dBFS\n")
+        #expect(TextFormatter().line(for: Self.reading(cents: -0.04)).contains("   +0.0 ¢  ✓"))
         #expect(TextFormatter().line(for: Self.reading(time: 0.01, frequency: nil, level: -71))
                 == "  0.010 s  no pitch                      -71.0 dBFS\n")
     }
