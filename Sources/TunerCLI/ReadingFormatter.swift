@@ -5,16 +5,6 @@ protocol ReadingFormatter: Sendable {
     func line(for reading: Reading) -> String
 }
 
-extension OutputFormat {
-    /// The formatter of this format.
-    var formatter: any ReadingFormatter {
-        switch self {
-        case .text: TextFormatter()
-        case .jsonl: JSONLinesFormatter()
-        }
-    }
-}
-
 extension Reading {
     /// The pitch if every number in it is finite (anything else is printed as "no pitch").
     var printablePitch: Pitch? {

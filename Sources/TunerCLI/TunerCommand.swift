@@ -41,30 +41,55 @@ public enum TunerCommand {
         return ExitCode.failure.rawValue
     }
 
-    /// Tunes the input the options name, printing one line per reading.
+    /// Tunes the input the options name and shows the readings in the chosen format.
     static func tune(_ options: TunerOptions, io: SystemIO) async -> ExitCode {
+        let source: any AudioSource
+        switch openSource(options, io: io) {
+        case .success(let opened): source = opened
+        case .failure(let exit): return exit.code
+        }
+        let format = options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput))
+        let session: TunerSession
+        do {
+            // Every reading, in order: printed output is a record of the whole input.
+            session = try TunerSession(source: source, configuration: options.configuration, delivery: .everyReading)
+        } catch {
+            io.printError("Error: cannot start the pitch engine: \(error)\n")
+            return .failure
+        }
+        let printed: ExitCode
+        switch format {
+        case .text: printed = await printLines(of: session, with: TextFormatter(), io: io)
+        case .jsonl: printed = await printLines(of: session, with: JSONLinesFormatter(), io: io)
+        }
+        guard printed == .success else { return printed }
+        if let failure = session.failure {
+            if let error = failure as? AudioFileError { return report(error, io: io) }
+            io.printError("Error: the input failed: \(failure)\n")
+            return .failure
+        }
+        return .success
+    }
+
+    /// An exit code carried as an error (the message is already printed).
+    struct Exit: Error { var code: ExitCode }
+
+    /// The input the options ask for: the file, or (not yet) live input. Prints why when it cannot.
+    static func openSource(_ options: TunerOptions, io: SystemIO) -> Result<any AudioSource, Exit> {
         guard let path = options.file, !options.listDevices else {
             io.printError("Error: live input is not available yet; tune an audio file with '--file <path>' "
                           + "(see '\(HelpText.name) --help').\n")
-            return .failure
+            return .failure(Exit(code: .failure))
         }
-        let source: AudioFileSource
         do {
-            source = try AudioFileSource(path: path, channel: options.channel)
+            return .success(try AudioFileSource(path: path, channel: options.channel))
         } catch {
-            return report(error, io: io)
+            return .failure(Exit(code: report(error, io: io)))
         }
+    }
 
-        let format = options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput))
-        let formatter = format.formatter
-        let session: TunerSession
-        do {
-            session = try TunerSession(source: source, configuration: options.configuration, delivery: .everyReading)
-        } catch {
-            io.printError("Error: cannot start the pitch engine for '\(path)': \(error)\n")
-            return .failure
-        }
-
+    /// Prints one line per reading to standard output through one buffer, until the stream ends.
+    static func printLines(of session: TunerSession, with formatter: some ReadingFormatter, io: SystemIO) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
@@ -76,11 +101,6 @@ public enum TunerCommand {
         output.flush()
         if let code = output.failure {
             io.printError("Error: cannot write the readings: \(String(cString: strerror(code)))\n")
-            return .failure
-        }
-        if let failure = session.failure {
-            if let error = failure as? AudioFileError { return report(error, io: io) }
-            io.printError("Error: tuning '\(path)' failed: \(failure)\n")
             return .failure
         }
         return .success
