@@ -85,6 +85,15 @@ import Glibc
                 "the one line saying why:\n\(after)")
     }
 
+    @Test func hangupEndsWith129AndACleanTerminal() throws {
+        let tmux = try TmuxHarness(name: "sighup")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") } != nil, "screen up:\n\(tmux.screen)")
+        let id = try #require(pid(tmux))
+        #expect(kill(id, SIGHUP) == 0)
+        expectCleanExit(tmux, status: 129)
+    }
+
     @Test func controlCEndsWith130AndACleanTerminal() throws {
         let tmux = try TmuxHarness(name: "sigint")
         launch(tmux, "")
