@@ -1,0 +1,69 @@
+import Synchronization
+
+/// The second stream: one `SettledNote` each time a note settles, derived from a stream of
+/// readings (e.g. `TunerSession.readings`). Iterate it with `for await`.
+///
+/// A task of its own consumes `readings` and runs a `TuningTracker` on each; when `perHop` is not
+/// nil, every step (reading + target string) is also forwarded in order through `steps`, so a
+/// display and the events can share one session. With `perHop` nil, `steps` finishes at once and
+/// holds nothing. Both streams finish when the readings end or `cancel()` is called.
+/// `lock(string:)` (keys 1…9, 0) reaches the task through an atomic. The task holds what it needs,
+/// so `events` may outlive this object (`for await e in SettledNotes(readings: …)` works).
+public final class SettledNotes: AsyncSequence, Sendable {
+    public typealias Element = SettledNote
+
+    /// The settled-note events.
+    public let events: AsyncStream<SettledNote>
+    /// Every reading with its target string, when asked for with `perHop`.
+    public let steps: AsyncStream<TuningTracker.Step>
+
+    /// How the per-hop steps are buffered: every one (files, JSON Lines) or the newest (live).
+    public enum PerHop: Sendable {
+        case everyReading
+        case newestOnly
+    }
+
+    private let control: Control
+    private let task: Task<Void, Never>
+
+    private final class Control: Sendable {
+        /// Requested string lock: -1 nothing requested, 0 automatic, n ≥ 1 lock string n.
+        let request = Atomic<Int>(-1)
+    }
+
+    public init(readings: AsyncStream<Reading>, tuning: Tuning? = nil,
+                detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil) {
+        let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
+        let (steps, stepSink) = AsyncStream<TuningTracker.Step>.makeStream(
+            bufferingPolicy: perHop == .newestOnly ? .bufferingNewest(1) : .unbounded)
+        let control = Control()
+        self.events = events
+        self.steps = steps
+        self.control = control
+        if perHop == nil { stepSink.finish() }
+        self.task = Task {
+            var tracker = TuningTracker(tuning: tuning, detector: detector)
+            for await reading in readings {
+                let digit = control.request.exchange(-1, ordering: .relaxed)
+                if digit >= 0 { tracker.press(digit: digit) }
+                let step = tracker.process(reading)
+                if perHop != nil { stepSink.yield(step) }
+                if let settled = step.settled { eventSink.yield(settled) }
+            }
+            eventSink.finish()
+            stepSink.finish()
+        }
+    }
+
+    /// Locks string `number` (1-based, as keys 1…9) for the readings that follow, or returns to
+    /// automatic choice with 0.
+    public func lock(string number: Int) {
+        guard number >= 0 else { return }
+        control.request.store(number, ordering: .relaxed)
+    }
+
+    /// Stops consuming the readings; both streams finish.
+    public func cancel() { task.cancel() }
+
+    public func makeAsyncIterator() -> AsyncStream<SettledNote>.Iterator { events.makeAsyncIterator() }
+}
