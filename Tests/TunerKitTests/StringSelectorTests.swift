@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import TunerKit
+
+@Suite struct StringSelectorTests {
+    let guitar = Tuning.named("guitar")!
+    let a2 = Hertz(110), d3 = Note(midi: 50).frequency()
+
+    /// The target string of each pitched reading, and the reading's distance above A2 in cents.
+    func targets(_ readings: [Reading], selector: inout StringSelector) -> [(index: Int, aboveA2: Double, time: Double)] {
+        readings.compactMap { reading in
+            guard let target = selector.select(reading), let pitch = reading.pitch else { return nil }
+            return (target.stringIndex, pitch.cents(from: Note(midi: 45)).value, reading.time)
+        }
+    }
+
+    func select(_ selector: inout StringSelector, _ reading: Reading) -> TargetReading? {
+        selector.select(reading)
+    }
+
+    /// How often the chosen index changes along a sequence.
+    func switches(_ indices: [Int]) -> Int { zip(indices, indices.dropFirst()).filter { $0 != $1 }.count }
+
+    @Test func aSlideFromA2ToD3SwitchesOnceAndPastTheMidpoint() throws {
+        // 0.5 s on A2, a 2 s glide up to D3, 0.5 s on D3 — real engine readings.
+        let signal = MusicianSignals.glide([(a2, a2, 0.5), (a2, d3, 2), (d3, d3, 0.5)])
+        let readings = try MusicianSignals.readings(of: signal)
+        var selector = StringSelector(tuning: guitar)
+        let path = targets(readings, selector: &selector)
+        #expect(path.count > 250)
+        let indices = path.map(\.index)
+        #expect(indices.first == 1 && indices.last == 2, "A2 string, then D3 string")
+        #expect(switches(indices) == 1, "one switch, never back: \(indices)")
+        let first = try #require(path.firstIndex { $0.index == 2 })
+        #expect(path[first].aboveA2 > 290 && path[first].aboveA2 < 320,
+                "the switch comes about 50 ¢ past the midpoint (250 ¢): \(path[first].aboveA2)")
+        // Measured against its own string the whole way: cents relative to the target, unclamped.
+        let onA2 = path.filter { $0.index == 1 }
+        #expect((onA2.map(\.aboveA2).max() ?? 0) > 250, "the A2 string is kept past the midpoint")
+    }
+
+    @Test func aWobbleAroundTheMidpointDoesNotFlip() throws {
+        // Glide to the midpoint between A2 and D3 and hold it with a wide 6 Hz vibrato (±40 ¢, short of the 50 ¢ margin).
+        let mid = a2.shifted(by: Cents(250))
+        let signal = MusicianSignals.glide([(a2, a2, 0.5), (a2, mid, 0.5)])
+            + MusicianSignals.vibrato(around: mid, depth: Cents(40), hertz: 6, seconds: 2)
+        let readings = try MusicianSignals.readings(of: signal)
+        // Without hysteresis the nearest string flips with every vibrato cycle…
+        let nearest = readings.compactMap { r in
+            r.pitch.map { p in abs(p.cents(from: Note(midi: 45)).value) < abs(p.cents(from: Note(midi: 50)).value) ? 1 : 2 }
+        }
+        #expect(switches(nearest) >= 10, "the signal does cross the midpoint: \(switches(nearest)) crossings")
+        // …with it, the target stays.
+        var selector = StringSelector(tuning: guitar)
+        let indices = targets(readings, selector: &selector).map(\.index)
+        #expect(switches(indices) == 0, "\(indices)")
+        #expect(indices.first == 1)
+    }
+
+    @Test func aStringTunedFarOffIsStillPickedWhenItIsHeld() {
+        // The D3 string tuned far down, to C3 - 40 ¢: 260 ¢ above A2 and 240 ¢ below D3, nearer to
+        // D3 by only 20 ¢, so the margin never lets it switch; held for 0.25 s it is picked anyway.
+        var selector = StringSelector(tuning: guitar)
+        _ = selector.select(MusicianSignals.reading("A2", 0, at: 0))
+        var picked: [Int] = []
+        for i in 1...40 {
+            picked.append(selector.select(MusicianSignals.reading("C3", -40, at: Double(i) * 0.01))!.stringIndex)
+        }
+        #expect(picked.prefix(24).allSatisfy { $0 == 1 }, "kept within switchAfter: \(picked)")
+        #expect(picked.suffix(15).allSatisfy { $0 == 2 }, "then taken over: \(picked)")
+    }
+
+    @Test func lockedStringsAndCentsFromTheTarget() throws {
+        var selector = StringSelector(tuning: guitar)
+        let flatE = try #require(select(&selector, MusicianSignals.reading("E2", -4, at: 0)))
+        #expect(flatE.stringIndex == 0 && flatE.note.description == "E2" && !flatE.isLocked)
+        #expect(abs(flatE.rawCents.value + 4) < 1e-9 && !flatE.isInTune)
+
+        // Key 2 locks the A2 string: an E2 reads 500 ¢ flat of it, clamped to -50 for the needle.
+        let pressed2 = selector.press(digit: 2)
+        #expect(pressed2)
+        let locked = try #require(select(&selector, MusicianSignals.reading("E2", 1, at: 0.01)))
+        #expect(locked.stringIndex == 1 && locked.isLocked)
+        #expect(abs(locked.rawCents.value + 499) < 1e-9)
+        #expect(locked.cents.value == -50)
+        #expect(selector.locked == 1)
+
+        // Keys beyond the strings are refused and change nothing; 0 is automatic again.
+        let pressed7 = selector.press(digit: 7)
+        #expect(!pressed7)
+        #expect(selector.locked == 1)
+        let pressed0 = selector.press(digit: 0)
+        #expect(pressed0)
+        #expect(selector.locked == nil)
+        // Back in auto, the nearest string takes over at once when nearer by the margin.
+        let auto = try #require(select(&selector, MusicianSignals.reading("E2", 1, at: 0.02)))
+        #expect(auto.stringIndex == 0 && !auto.isLocked && auto.isInTune)
+
+        // No pitch: no target, and the current string is kept.
+        let silent = selector.select(MusicianSignals.silentReading(at: 0.03))
+        #expect(silent == nil)
+        #expect(selector.current == 0)
+    }
+
+    @Test func reEntrantUkuleleAndA4() throws {
+        // C4 on a GCEA ukulele is string 2 though the first string (G4) is higher.
+        var selector = StringSelector(tuning: Tuning.named("ukulele")!)
+        let c4 = selector.select(MusicianSignals.reading("C4", 2, at: 0))
+        #expect(c4?.stringIndex == 1)
+        // Readings made at A4 = 432 are measured against the strings at 432: a 432-based A2
+        // (108 Hz) is an in-tune A2 string.
+        let readings = try MusicianSignals.readings(of: MusicianSignals.pluck(Hertz(108), seconds: 1),
+                                                    a4: Hertz(432))
+        var guitarSelector = StringSelector(tuning: guitar)
+        let late = readings.filter { $0.time > 0.5 }.compactMap { guitarSelector.select($0) }
+        #expect(!late.isEmpty && late.allSatisfy { $0.stringIndex == 1 && abs($0.rawCents.value) < 0.05 })
+    }
+}
