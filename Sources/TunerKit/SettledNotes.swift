@@ -31,8 +31,9 @@ public final class SettledNotes: AsyncSequence, Sendable {
         let request = Atomic<Int>(-1)
     }
 
+    /// `lockedString` locks a string (1-based) from the first reading; 0 is automatic choice.
     public init(readings: AsyncStream<Reading>, tuning: Tuning? = nil,
-                detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil) {
+                detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0) {
         let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
         let (steps, stepSink) = AsyncStream<TuningTracker.Step>.makeStream(
             bufferingPolicy: perHop == .newestOnly ? .bufferingNewest(1) : .unbounded)
@@ -43,6 +44,7 @@ public final class SettledNotes: AsyncSequence, Sendable {
         if perHop == nil { stepSink.finish() }
         self.task = Task {
             var tracker = TuningTracker(tuning: tuning, detector: detector)
+            tracker.press(digit: lockedString)
             for await reading in readings {
                 let digit = control.request.exchange(-1, ordering: .relaxed)
                 if digit >= 0 { tracker.press(digit: digit) }
