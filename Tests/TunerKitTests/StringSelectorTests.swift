@@ -116,3 +116,37 @@ import Testing
         #expect(!late.isEmpty && late.allSatisfy { $0.stringIndex == 1 && abs($0.rawCents.value) < 0.05 })
     }
 }
+
+@Suite struct TuningTrackerTests {
+    @Test func theTuningRowFollowsTargetLockAndChecklist() {
+        var tracker = TuningTracker(tuning: Tuning.named("drop-d")!)
+        #expect(tracker.strings.map(\.label) == ["D2", "A2", "D3", "G3", "B3", "E4"])
+        #expect(tracker.strings.allSatisfy { !$0.isActive && !$0.isLocked && !$0.isDone })
+        // 0.6 s of G3 in tune: string 4 is the target, then settles and is ticked.
+        var settled: [SettledNote] = []
+        for i in 0...60 {
+            if let s = tracker.process(MusicianSignals.reading("G3", 0.5, at: Double(i) * 0.01)).settled { settled.append(s) }
+        }
+        #expect(settled.count == 1)
+        let row = tracker.strings
+        #expect(row.map(\.isActive) == [false, false, false, true, false, false])
+        #expect(row.map(\.isDone) == [false, false, false, true, false, false])
+        #expect(row[3].number == 4 && row[3].lastSettled == settled.first)
+        // Silence keeps the highlight; key 1 moves it and locks.
+        _ = tracker.process(MusicianSignals.silentReading(at: 0.61))
+        #expect(tracker.strings[3].isActive)
+        let pressed = tracker.press(digit: 1)
+        #expect(pressed)
+        #expect(tracker.strings[0].isActive && tracker.strings[0].isLocked)
+        let step = tracker.process(MusicianSignals.reading("G3", 0.5, at: 0.62))
+        #expect(step.target?.stringIndex == 0)
+        #expect(step.rawCents.map { abs($0.value - 1700.5) < 1e-9 } == true, "G3 is 1700.5 ¢ above D2")
+        // Chromatic mode has no row and ignores string keys; its cents are the reading's own.
+        var chromatic = TuningTracker()
+        #expect(chromatic.strings.isEmpty && chromatic.tuning == nil)
+        let refused = chromatic.press(digit: 1)
+        #expect(!refused)
+        let plain = chromatic.process(MusicianSignals.reading("G3", 0.5, at: 0))
+        #expect(plain.target == nil && plain.rawCents == Cents(0.5))
+    }
+}
