@@ -29,11 +29,16 @@ public final class SettledNotes: AsyncSequence, Sendable {
     private final class Control: Sendable {
         /// Requested string lock: -1 nothing requested, 0 automatic, n ≥ 1 lock string n.
         let request = Atomic<Int>(-1)
+        /// True while the input is to be ignored (the tuner is speaking, `--speak`).
+        let ignoring = Atomic<Bool>(false)
     }
 
     /// `lockedString` locks a string (1-based) from the first reading; 0 is automatic choice.
+    /// `ignoreTail` is how long (reading time) input stays ignored after `setIgnoringInput(false)`,
+    /// for the echo of the speech still in the engine's window.
     public init(readings: AsyncStream<Reading>, tuning: Tuning? = nil,
-                detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0) {
+                detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0,
+                ignoreTail: Double = 0.3) {
         let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
         let (steps, stepSink) = AsyncStream<TuningTracker.Step>.makeStream(
             bufferingPolicy: perHop == .newestOnly ? .bufferingNewest(1) : .unbounded)
@@ -45,10 +50,12 @@ public final class SettledNotes: AsyncSequence, Sendable {
         self.task = Task {
             var tracker = TuningTracker(tuning: tuning, detector: detector)
             tracker.press(digit: lockedString)
+            var ignoredUntil = -Double.infinity
             for await reading in readings {
                 let digit = control.request.exchange(-1, ordering: .relaxed)
                 if digit >= 0 { tracker.press(digit: digit) }
-                let step = tracker.process(reading)
+                if control.ignoring.load(ordering: .relaxed) { ignoredUntil = reading.time + ignoreTail }
+                let step = tracker.process(reading, ignored: reading.time < ignoredUntil)
                 if perHop != nil { stepSink.yield(step) }
                 if let settled = step.settled { eventSink.yield(settled) }
             }
@@ -62,6 +69,13 @@ public final class SettledNotes: AsyncSequence, Sendable {
     public func lock(string number: Int) {
         guard number >= 0 else { return }
         control.request.store(number, ordering: .relaxed)
+    }
+
+    /// While on, readings count as having no pitch (no needle, no events; held notes re-arm): the
+    /// tuner does not tune its own voice while it speaks. Input stays ignored for `ignoreTail`
+    /// seconds of reading time after it is turned off.
+    public func setIgnoringInput(_ on: Bool) {
+        control.ignoring.store(on, ordering: .relaxed)
     }
 
     /// Stops consuming the readings; both streams finish.

@@ -39,8 +39,11 @@ public struct TuningTracker: Sendable {
         self.strobe = strobe
     }
 
-    /// Takes the next reading.
-    public mutating func process(_ reading: Reading) -> Step {
+    /// Takes the next reading. With `ignored` (the tuner is speaking) it counts as a reading
+    /// without a pitch.
+    public mutating func process(_ reading: Reading, ignored: Bool = false) -> Step {
+        var reading = reading
+        if ignored { reading.pitch = nil }
         let target = selector?.select(reading)
         let settled = detector.process(reading, target: target)
         if let settled { checklist?.record(settled) }

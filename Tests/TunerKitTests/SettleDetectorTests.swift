@@ -175,4 +175,27 @@ import TunerAudio
         #expect(events.map(\.stringIndex) == [2, 3])
         #expect(events.map { Announcement.text(for: $0) } == ["D3 in tune", "G3, 500 cents flat"])
     }
+
+    @Test func ignoredInputGivesNoEventsUntilTheTailHasPassed() async throws {
+        // A2 held for 3 s, but ignored (speaking) from the start until reading 100 has been seen:
+        // nothing settles while ignored or in the 0.3 s tail, then one event.
+        let (readings, feed) = AsyncStream<Reading>.makeStream()
+        let notes = SettledNotes(readings: readings, perHop: .everyReading)
+        notes.setIgnoringInput(true)
+        var steps = notes.steps.makeAsyncIterator()
+        var seen: [TuningTracker.Step] = []
+        for i in 0..<100 { feed.yield(MusicianSignals.reading("A2", 1, at: Double(i) * 0.01)) }
+        for _ in 0..<100 { if let step = await steps.next() { seen.append(step) } }
+        notes.setIgnoringInput(false)
+        for i in 100..<300 { feed.yield(MusicianSignals.reading("A2", 1, at: Double(i) * 0.01)) }
+        feed.finish()
+        while let step = await steps.next() { seen.append(step) }
+        #expect(seen.count == 300)
+        #expect(seen.prefix(129).allSatisfy { $0.reading.pitch == nil }, "ignored, and 0.3 s after")
+        #expect(seen.suffix(170).allSatisfy { $0.reading.pitch != nil })
+        var events: [SettledNote] = []
+        for await event in notes.events { events.append(event) }
+        #expect(events.count == 1)
+        #expect(events.first.map { $0.start >= 1.29 && abs($0.time - $0.start - 0.5) < 0.011 } == true, "\(events)")
+    }
 }
