@@ -2,10 +2,11 @@
 ///
 /// Automatic choice: the string nearest in cents to the pitch, with hysteresis so that a slide or a
 /// wobble between two strings does not make the target flip back and forth. Once a string is the
-/// target, another takes over only when it is nearer by `switchMargin` (100 ¢ by default: 50 ¢ past
-/// the midpoint between the two), or when it has been the nearest for `switchAfter` seconds of
-/// reading time without a break (so a string tuned far off still gets picked when it is played).
-/// Readings without a pitch keep the current target.
+/// target, another takes over only when it has been the nearest for `confirmAfter` seconds of
+/// reading time and is nearer by `switchMargin` (100 ¢ by default: 50 ¢ past the midpoint between
+/// the two), or when it has been the nearest for `switchAfter` seconds (so a string tuned far off
+/// still gets picked when it is played). A single stray reading (an octave slip) never switches.
+/// Readings without a pitch keep the current target and break a challenger's run.
 ///
 /// The player can lock a string (keys 1…9), then every reading is measured against it, however
 /// far away; key 0 returns to automatic choice.
@@ -15,6 +16,8 @@ public struct StringSelector: Sendable {
     public var switchMargin: Cents
     /// How long another string must stay the nearest to take over without the margin.
     public var switchAfter: Double
+    /// How long another string must stay the nearest to take over with the margin.
+    public var confirmAfter: Double
 
     /// The current target string (0-based), or nil before the first pitch.
     public private(set) var current: Int?
@@ -24,10 +27,12 @@ public struct StringSelector: Sendable {
     private var challenger: Int?
     private var challengerSince: Double = 0
 
-    public init(tuning: Tuning, switchMargin: Cents = Cents(100), switchAfter: Double = 0.25) {
+    public init(tuning: Tuning, switchMargin: Cents = Cents(100), switchAfter: Double = 0.25,
+                confirmAfter: Double = 0.02) {
         self.tuning = tuning
         self.switchMargin = switchMargin
         self.switchAfter = switchAfter
+        self.confirmAfter = confirmAfter
     }
 
     /// Locks string `index` (0-based), or returns to automatic choice with nil. An index outside
@@ -80,7 +85,9 @@ public struct StringSelector: Sendable {
             challenger = nearest
             challengerSince = time
         }
-        if distances[current] - distances[nearest] >= switchMargin || time - challengerSince >= switchAfter {
+        let held = time - challengerSince
+        if (held >= confirmAfter - 1e-9 && distances[current] - distances[nearest] >= switchMargin)
+            || held >= switchAfter - 1e-9 {
             self.current = nearest
             challenger = nil
         }
