@@ -74,6 +74,23 @@ import TunerAudio
         #expect(events.first.map { abs($0.time - 0.5) < 1e-9 } == true, "\(events)")
     }
 
+    @Test func atLeastHalfTheWindowMustBeTheNote() {
+        // A2 heard in 2 of every 5 readings (the others lost, never 0.1 s in a row): not held.
+        // In 3 of every 5: held, and settles once after 0.5 s.
+        func events(heard: Set<Int>) -> [SettledNote] {
+            var detector = SettleDetector()
+            return (0..<150).compactMap { i in
+                let t = Double(i) * 0.01
+                return detector.process(heard.contains(i % 5) ? MusicianSignals.reading("A2", 1, at: t)
+                                                              : MusicianSignals.silentReading(at: t))
+            }
+        }
+        #expect(events(heard: [0, 1]).isEmpty)
+        let held = events(heard: [0, 1, 2])
+        #expect(held.count == 1)
+        #expect(held.first.map { abs($0.time - 0.5) < 0.03 && $0.start == 0 } == true, "\(held)")
+    }
+
     @Test func unsteadyPitchNeverSettlesAndTurningThePegSettlesAgain() {
         var detector = SettleDetector()
         var events: [SettledNote] = []
