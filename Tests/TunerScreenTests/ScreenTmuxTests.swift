@@ -116,4 +116,18 @@ import Glibc
         tmux.keys("Escape")
         expectCleanExit(tmux, status: 0)
     }
+
+    @Test func unknownTerminalTypeIsAnErrorNotAnExit() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tuner-term-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeSineWAV(path: dir + "/a.wav", frequency: 110, seconds: 0.5)
+        let status = system("TERM=no-such-terminal \(TmuxHarness.tunerPath) --file \(dir)/a.wav --output screen "
+                            + "> \(dir)/out 2> \(dir)/err < /dev/null")
+        #expect((status >> 8) & 0xff == 1)
+        let err = try String(contentsOfFile: dir + "/err", encoding: .utf8)
+        #expect(err == "Error: cannot start the screen: terminal type TERM=no-such-terminal is unknown; "
+                + "set TERM (e.g. xterm-256color) or use --output text\n")
+        #expect(try String(contentsOfFile: dir + "/out", encoding: .utf8) == "")
+    }
 }
