@@ -29,11 +29,6 @@ struct PulseAudioTests {
         return try dir.write("pluck.wav", [samples], rate: rate, format: .init(.wav, .float32))
     }
 
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
 
     // MARK: The capture source on its own
 
@@ -69,7 +64,7 @@ struct PulseAudioTests {
         let pitched = readings.compactMap(\.pitch)
         #expect(pitched.count >= 150, "\(pitched.count) pitched readings of \(readings.count)")
         #expect(pitched.allSatisfy { $0.note == Self.note }, "notes: \(Set(pitched.map { $0.note.description }))")
-        let cents = try #require(Self.median(pitched.map(\.rawCents.value)))
+        let cents = try #require(median(pitched.map(\.rawCents.value)))
         print("pulse capture source: median \(cents) ¢ over \(pitched.count) readings (truth \(Self.truth.value) ¢)")
         #expect(abs(cents - Self.truth.value) <= 0.5, "median \(cents) ¢, truth \(Self.truth.value) ¢")
     }
@@ -103,6 +98,106 @@ struct PulseAudioTests {
         #expect(failure.kind == .vanished)
         #expect(failure.device == "tunerpulse")
         #expect(failure.description.contains("\"tunerpulse\""))
+    }
+
+    // MARK: The tuner binary
+
+    /// Starts `tuner arguments` as a client of `server`, with only the server's environment.
+    static func startTuner(_ server: PulseServer, _ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(TunerBinary.location().path, arguments, environment: server.environment)
+    }
+
+    /// Waits until `tuner` has printed `count` readings (the monitor's silence gives ~100 a second), so
+    /// capture is running before anything is played.
+    static func waitUntilCapturing(_ tuner: ChildProcess, count: Int = 20,
+                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let capturing = tuner.waitForLines(timeout: 15) { $0.count >= count }
+        let state = tuner.ending.map(String.init(describing:)) ?? "running"
+        try #require(capturing, "tuner printed \(tuner.lines.count) readings in 15 s (\(state)); stderr: \(tuner.standardError)",
+                     sourceLocation: sourceLocation)
+    }
+
+    /// `tuner --device <device> --output jsonl` reads the pluck played into the server: every pitched
+    /// reading names A2 and the median is within ±0.5 ¢ of −7.3 ¢. `pulse` is the plugin's own PCM;
+    /// `default` is what alsa-lib routes to the server when one is running (`99-pulse.conf`).
+    @Test(arguments: ["pulse", "default"])
+    func tunerReadsAPluckThroughTheServer(device: String) throws {
+        try PulseServer.requireInstalled()
+        let server = try PulseServer(name: "cli-\(device)")
+        defer { server.stop() }
+        let dir = try TemporaryDirectory("tuner-pulse")
+        let wav = try Self.writePluck(dir)
+
+        let tuner = try Self.startTuner(server, ["--device", device, "--output", "jsonl"])
+        defer { tuner.stop() }
+        try Self.waitUntilCapturing(tuner)
+        let player = try server.play(wav)
+        let played = player.wait(timeout: 20)
+        usleep(300_000)
+        #expect(tuner.poll() == nil, "tuner is still capturing after the pluck; stderr: \(tuner.standardError)")
+        let ended = tuner.stop()
+        #expect(played == .exited(0), "paplay: \(played.map(String.init(describing:)) ?? "still running"): \(player.standardError)")
+        #expect(ended == .signalled(SIGTERM), "SIGTERM ends a jsonl capture: \(ended.map(String.init(describing:)) ?? "still running")")
+        #expect(tuner.standardError == "", "nothing on stderr while capturing: \(tuner.standardError)")
+
+        let readings = try tuner.lines.map { try JSONReading(Substring($0.text)) }
+        let pitched = readings.filter { $0.note != nil }
+        #expect(pitched.count >= 150, "\(pitched.count) pitched readings of \(readings.count)")
+        #expect(pitched.allSatisfy { $0.note == "A2" }, "notes: \(Set(pitched.compactMap(\.note)))")
+        let cents = try #require(median(pitched.compactMap(\.cents)), "no pitched reading")
+        print("tuner --device \(device) through PulseAudio: median \(cents) ¢ over \(pitched.count) readings (truth \(Self.truth.value) ¢)")
+        #expect(abs(cents - Self.truth.value) <= 0.5, "median \(cents) ¢, truth \(Self.truth.value) ¢")
+    }
+
+    /// The server is killed while `tuner --device pulse --output jsonl` captures: it ends by itself with
+    /// exit status 69 (capture device unavailable) and one line naming the device and the reason.
+    @Test func killedServerEndsTheTunerWithOneLineAndExit69() throws {
+        try PulseServer.requireInstalled()
+        let server = try PulseServer(name: "kill-jsonl")
+        defer { server.stop() }
+        let tuner = try Self.startTuner(server, ["--device", "pulse", "--output", "jsonl"])
+        defer { tuner.stop() }
+        try Self.waitUntilCapturing(tuner)
+        server.kill()
+        let ended = tuner.wait(timeout: 10)
+        #expect(ended == .exited(69), "tuner ended with \(ended.map(String.init(describing:)) ?? "nothing: still running 10 s after the kill")")
+        let errors = tuner.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(errors.count == 2 && errors[1].isEmpty, "exactly one line on stderr: \(tuner.standardError)")
+        let line = String(errors.first ?? "")
+        #expect(line.hasPrefix("Error: capture device \"pulse\" stopped delivering audio (ALSA: "), "\(line)")
+        #expect(line.hasSuffix(")"), "the reason closes the line: \(line)")
+        #expect(tuner.lines.allSatisfy { (try? JSONReading(Substring($0.text))) != nil }, "stdout holds only whole readings")
+    }
+
+    /// `--list-devices` names `pulse` (always, once the plugin is installed) and `default` (routed to the
+    /// server while one runs), each with a one-line description.
+    @Test func listDevicesNamesPulseAndDefault() throws {
+        try PulseServer.requireInstalled()
+        let server = try PulseServer(name: "list")
+        defer { server.stop() }
+        func list() throws -> (ChildProcess.Ending?, [String: String]) {
+            let tuner = try Self.startTuner(server, ["--list-devices"])
+            defer { tuner.stop() }
+            let ended = tuner.wait(timeout: 20)
+            var devices: [String: String] = [:]
+            for line in tuner.lines {
+                let parts = line.text.split(separator: " ", maxSplits: 1)
+                devices[String(parts[0])] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            }
+            return (ended, devices)
+        }
+        let (ended, devices) = try list()
+        #expect(ended == .exited(0))
+        #expect(devices["pulse"] == "PulseAudio Sound Server", "pulse: \(String(describing: devices["pulse"]))")
+        #expect(devices["default"] == "Playback/recording through the PulseAudio sound server",
+                "default: \(String(describing: devices["default"]))")
+
+        // With the server gone, `default` is no longer the server's, but `pulse` is still offered.
+        server.kill()
+        let (endedAlone, alone) = try list()
+        #expect(endedAlone == .exited(0))
+        #expect(alone["pulse"] == "PulseAudio Sound Server")
+        #expect(alone["default"] != "Playback/recording through the PulseAudio sound server")
     }
 
     /// Waits for `task` up to `seconds`; false when it has not finished by then.
