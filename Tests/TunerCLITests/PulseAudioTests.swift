@@ -169,6 +169,98 @@ struct PulseAudioTests {
         #expect(tuner.lines.allSatisfy { (try? JSONReading(Substring($0.text))) != nil }, "stdout holds only whole readings")
     }
 
+    /// The same under the screen, in tmux: the server dies, the screen ends by itself, the shell gets
+    /// back a restored terminal (modes, normal screen, cursor, keypad), then the one line and status 69.
+    @Test func killedServerUnderTheScreenLeavesARestoredTerminal() throws {
+        try PulseServer.requireInstalled()
+        let server = try PulseServer(name: "kill-screen")
+        defer { server.stop() }
+        let dir = try TemporaryDirectory("tuner-pulse-screen")
+        let tmux = try PulseTmux(name: "screen", environment: server.environment)
+        let before = dir.path("stty.before")
+        tmux.run("stty -g > \(before); clear")
+        let tuner = try TunerBinary.location().path
+        tmux.run("\(tuner) --device pulse; echo EXIT=$?; stty -g | cmp -s - \(before) && echo MODES=SAME")
+        let showing = tmux.waitFor { $0.contains("q quit") }
+        try #require(showing != nil, "the screen came up:\n\(tmux.screen)")
+        #expect(tmux.paneFlag("#{alternate_on}") == "1", "the screen uses the alternate screen while it runs")
+
+        server.kill()
+        let after = tmux.waitFor { $0.contains("EXIT=") && $0.split(separator: "\n").last == "PROMPT$" }
+        let text = after ?? tmux.screen
+        print("tuner screen after the server was killed:\n" + text.split(separator: "\n").map { "  | " + $0 }.joined(separator: "\n"))
+        #expect(after != nil, "the screen ended by itself and the prompt came back:\n\(text)")
+        #expect(text.contains("EXIT=69"), "exit status 69:\n\(text)")
+        let errors = text.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+        #expect(errors.count == 1, "one error line:\n\(text)")
+        #expect(errors.first?.hasPrefix("Error: capture device \"pulse\" stopped delivering audio (ALSA: ") == true, "\(text)")
+        #expect(text.contains("MODES=SAME"), "stty modes restored:\n\(text)")
+        #expect(!text.contains("q quit"), "no curses leftovers on the shell screen:\n\(text)")
+        #expect(tmux.paneFlag("#{alternate_on}") == "0", "left the alternate screen")
+        #expect(tmux.paneFlag("#{cursor_flag}") == "1", "cursor visible")
+        #expect(tmux.paneFlag("#{keypad_flag}") == "0", "keypad mode off")
+    }
+
+    /// Latency from a pluck to the first correct reading through the server, printed (a figure, not a
+    /// timed assertion). One WAV holds three plucks (1.2 s each) after silences, at known offsets;
+    /// `paplay --latency-msec=10` plays it at its own pace from its start. For each pluck:
+    /// - end to end: when the first line within ±5 ¢ of the truth reached the test's pipe, minus
+    ///   (when paplay was started + the pluck's offset) — this also counts paplay's start-up;
+    /// - heard: the same for the first reading that hears the pluck at all (level above the
+    ///   digital-silence floor) — paplay's start, the server, the capture buffers and one hop;
+    /// - in the stream: the correct reading's `time` minus the `time` of that first hearing reading —
+    ///   the analysis alone (in 10 ms hops).
+    @Test func latencyFromPluckToFirstCorrectReading() throws {
+        try PulseServer.requireInstalled()
+        let server = try PulseServer(name: "latency")
+        defer { server.stop() }
+        let dir = try TemporaryDirectory("tuner-pulse")
+        let rate = Double(PulseServer.rate)
+        let offsets = [1.0, 3.0, 5.0]
+        let pluckSeconds = 1.2
+        var samples = [Float](repeating: 0, count: Int((offsets.last! + 1.7) * rate))
+        let pluck = Self.pluck.render(seconds: pluckSeconds, sampleRate: rate)
+        for offset in offsets {
+            let start = Int(offset * rate)
+            for (i, v) in pluck.enumerated() { samples[start + i] = v }
+        }
+        let wav = try dir.write("plucks.wav", [samples], rate: PulseServer.rate, format: .init(.wav, .float32))
+
+        let tuner = try Self.startTuner(server, ["--device", "pulse", "--output", "jsonl"])
+        defer { tuner.stop() }
+        try Self.waitUntilCapturing(tuner, count: 50)
+        let skip = tuner.lines.count
+        let started = ChildProcess.now()
+        let player = try server.play(wav, latencyMilliseconds: 10)
+        let played = player.wait(timeout: 30)
+        usleep(200_000)
+        tuner.stop()
+        #expect(played == .exited(0), "paplay: \(player.standardError)")
+
+        let lines = tuner.lines.dropFirst(skip)
+        let readings = try lines.map { (try JSONReading(Substring($0.text)), $0.arrival) }
+        var endToEnd: [Double] = [], inStream: [Double] = [], arrival: [Double] = []
+        var searchFrom = readings.startIndex
+        for offset in offsets {
+            // The first reading that hears this pluck, after the silence before it.
+            guard let heard = readings[searchFrom...].firstIndex(where: { $0.0.levelDB > -100 }) else { break }
+            guard let correct = readings[heard...].firstIndex(where: {
+                $0.0.note == "A2" && abs(($0.0.cents ?? 99) - Self.truth.value) <= 5
+            }) else { break }
+            endToEnd.append(readings[correct].1 - (started + offset))
+            arrival.append(readings[heard].1 - (started + offset))
+            inStream.append(readings[correct].0.time - readings[heard].0.time)
+            // Skip to the silence after this pluck.
+            searchFrom = readings[correct...].firstIndex(where: { $0.0.levelDB <= -100 }) ?? readings.endIndex
+        }
+        #expect(endToEnd.count == offsets.count, "a correct reading after each of the \(offsets.count) plucks")
+        let ms = { (values: [Double]) in values.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") }
+        print("PulseAudio latency, pluck to first reading within ±5 ¢: end to end \(ms(endToEnd)) ms "
+              + "(median \(ms([median(endToEnd) ?? .nan]))); of which the pluck first heard after \(ms(arrival)) ms "
+              + "(paplay start, server, capture, one hop); analysis in the stream \(ms(inStream)) ms")
+        #expect(inStream.allSatisfy { $0 >= 0 } && endToEnd.allSatisfy { $0 > 0 }, "a reading cannot come before its pluck")
+    }
+
     /// `--list-devices` names `pulse` (always, once the plugin is installed) and `default` (routed to the
     /// server while one runs), each with a one-line description.
     @Test func listDevicesNamesPulseAndDefault() throws {
