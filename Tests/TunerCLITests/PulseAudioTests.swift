@@ -149,6 +149,44 @@ struct PulseAudioTests {
         #expect(abs(cents - Self.truth.value) <= 0.5, "median \(cents) ¢, truth \(Self.truth.value) ¢")
     }
 
+    /// Picking a microphone by its PulseAudio name without changing the desktop's default:
+    /// `--device pulse:<source>` (the pulse PCM's DEVICE argument). With a second null sink, a pluck played
+    /// into it is read by `tuner --device pulse:tuner_other.monitor`, while a `tuner --device pulse`
+    /// running at the same time (the default source) hears only silence.
+    @Test func devicePulseColonSourcePicksThatSource() throws {
+        try PulseServer.requireInstalled()
+        let server = try PulseServer(name: "pick")
+        defer { server.stop() }
+        try server.pactl(["load-module", "module-null-sink", "sink_name=tuner_other", "rate=\(PulseServer.rate)", "channels=1"])
+        let sources = try server.pactl(["list", "short", "sources"])
+        #expect(sources.contains("tuner_other.monitor"), "\(sources)")
+        let dir = try TemporaryDirectory("tuner-pulse")
+        let wav = try Self.writePluck(dir, seconds: 1.5)
+
+        let chosen = try Self.startTuner(server, ["--device", "pulse:tuner_other.monitor", "--output", "jsonl"])
+        defer { chosen.stop() }
+        let byDefault = try Self.startTuner(server, ["--device", "pulse", "--output", "jsonl"])
+        defer { byDefault.stop() }
+        try Self.waitUntilCapturing(chosen)
+        try Self.waitUntilCapturing(byDefault)
+        let player = try server.play(wav, into: "tuner_other")
+        let played = player.wait(timeout: 20)
+        usleep(300_000)
+        chosen.stop()
+        byDefault.stop()
+        #expect(played == .exited(0), "paplay: \(player.standardError)")
+        #expect(chosen.standardError == "" && byDefault.standardError == "", "\(chosen.standardError)\(byDefault.standardError)")
+
+        let heard = try chosen.lines.map { try JSONReading(Substring($0.text)) }.filter { $0.note != nil }
+        #expect(heard.count >= 100, "the chosen source had the pluck: \(heard.count) pitched readings")
+        #expect(heard.allSatisfy { $0.note == "A2" })
+        let cents = try #require(median(heard.compactMap(\.cents)))
+        #expect(abs(cents - Self.truth.value) <= 0.5, "median \(cents) ¢")
+        let other = try byDefault.lines.map { try JSONReading(Substring($0.text)) }
+        #expect(other.count >= 100 && other.allSatisfy { $0.note == nil && $0.levelDB <= -100 },
+                "the default source stayed silent: \(other.filter { $0.note != nil }.count) pitched of \(other.count)")
+    }
+
     /// The server is killed while `tuner --device pulse --output jsonl` captures: it ends by itself with
     /// exit status 69 (capture device unavailable) and one line naming the device and the reason.
     @Test func killedServerEndsTheTunerWithOneLineAndExit69() throws {

@@ -144,10 +144,10 @@ final class PulseServer {
         return child.standardOutput
     }
 
-    /// Starts `paplay` playing `path` into the null sink. `latency` (ms) keeps paplay's buffer small, so the
+    /// Starts `paplay` playing `path` into the null sink (or another `sink`). `latency` (ms) keeps paplay's buffer small, so the
     /// file's sound reaches the sink at its own pace from the start (paplay's default buffer is ~2 s).
-    func play(_ path: String, latencyMilliseconds latency: Int? = nil) throws -> ChildProcess {
-        var arguments = ["--device=\(Self.sinkName)"]
+    func play(_ path: String, into sink: String = PulseServer.sinkName, latencyMilliseconds latency: Int? = nil) throws -> ChildProcess {
+        var arguments = ["--device=\(sink)"]
         if let latency { arguments.append("--latency-msec=\(latency)") }
         return try ChildProcess("paplay", arguments + [path], environment: environment)
     }
