@@ -145,10 +145,11 @@ final class ChildProcess: @unchecked Sendable {
         return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 
-    /// The full path of `name` in `PATH`, or nil when no such program is installed.
-    static func which(_ name: String) -> String? {
+    /// The full path of `name` in `PATH` (then, with `fallback`, in /usr/bin, /bin, /usr/sbin, /sbin), or
+    /// nil when there is no such program.
+    static func which(_ name: String, fallback: Bool = true) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let places = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]
+        let places = path.split(separator: ":").map(String.init) + (fallback ? ["/usr/bin", "/bin", "/usr/sbin", "/sbin"] : [])
         for place in places where access(place + "/" + name, X_OK) == 0 { return place + "/" + name }
         return nil
     }
