@@ -25,7 +25,10 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
     private enum Pair: Int16 { case good = 1, warn, zone }
 
     public init(noColor: Bool) throws(ScreenError) {
+        // The user's locale; if it is not UTF-8 (e.g. LANG unset), UTF-8 characters anyway, so that
+        // ♯ ♭ █ ▒ ✓ reach the terminal intact rather than as escapes.
         setlocale(LC_ALL, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
         ctuner_install_crash_restore()
         guard let screen = newterm(nil, ctuner_stdout(), ctuner_stdin()) else {
             ctuner_remove_crash_restore()

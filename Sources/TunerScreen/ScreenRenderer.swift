@@ -23,7 +23,7 @@ public enum ScreenRenderer {
             return
         }
         let cols = size.columns
-        canvas.put(pad(" " + statusLine(model), cols), row: 0, column: 0, style: .bar)
+        canvas.put(pad(" " + statusLine(model, width: cols - 1), cols), row: 0, column: 0, style: .bar)
         canvas.put(pad(" " + keyHelp, cols), row: size.rows - 1, column: 0, style: .bar)
 
         let top = 1 + (size.rows - 2 - blockHeight) / 2
@@ -33,11 +33,14 @@ public enum ScreenRenderer {
         drawLevel(model, canvas: canvas, row: top + 9, cols: cols)
     }
 
-    /// "file a2.wav, 44100 Hz · A4 440 Hz · tolerance ±3.0 ¢"
-    public static func statusLine(_ model: ScreenModel) -> String {
+    /// "file a2.wav, 44100 Hz · A4 440 Hz · tolerance ±3.0 ¢"; when that is wider than `width`, the
+    /// settings come first so that they stay visible: "A4 440 Hz · tolerance ±3.0 ¢ · file a2.wav, …".
+    public static func statusLine(_ model: ScreenModel, width: Int = .max) -> String {
         var source = model.sourceLabel
         if !source.contains("Hz") { source += ", \(Int(model.sampleRate)) Hz" }
-        return "\(source) · A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
+        let settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
+        let full = "\(source) · \(settings)"
+        return full.count <= width ? full : "\(settings) · \(source)"
     }
 
     /// "+3.2 ¢", "-7.3 ¢", "0.0 ¢".

@@ -45,13 +45,14 @@ import Glibc
         try writeSineWAV(path: file, frequency: 110 * pow(2, 1.0 / 1200), seconds: 4)
         launch(tmux, "--file \(file)")
 
-        let shown = tmux.waitFor { $0.contains("IN TUNE ✓") }
+        let shown = tmux.waitForSteady { numbersLine($0)?.contains("IN TUNE ✓") == true }
         #expect(shown != nil, "in-tune cue shown:\n\(tmux.screen)")
-        let line = numbersLine(shown ?? "") ?? ""
+        let line = numbersLine(shown ?? "") ?? "(no line with the numbers in:\n\(shown ?? tmux.screen))"
         #expect(line.contains("A2 "), "note named: \(line)")
         #expect(line.contains("110.06 Hz") || line.contains("110.07 Hz") || line.contains("110.05 Hz"), "\(line)")
         let cents = line.split(separator: " ").first { $0.hasPrefix("+") }.flatMap { Double($0) }
         #expect(cents.map { abs($0 - 1.0) <= 0.2 } == true, "signed cents +1.0 ± 0.2 in: \(line)")
+        #expect(line.contains(" ¢   IN TUNE ✓"))
         #expect(shown?.contains("tolerance ±3.0 ¢") == true)
         #expect(shown?.contains("file") == true, "status names the source")
 
@@ -83,6 +84,15 @@ import Glibc
         let after = tmux.screen
         #expect(after.contains("No capture device (ALSA: ") && after.contains("showing the built-in demo."),
                 "the one line saying why:\n\(after)")
+    }
+
+    @Test func hangupEndsWith129AndACleanTerminal() throws {
+        let tmux = try TmuxHarness(name: "sighup")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") } != nil, "screen up:\n\(tmux.screen)")
+        let id = try #require(pid(tmux))
+        #expect(kill(id, SIGHUP) == 0)
+        expectCleanExit(tmux, status: 129)
     }
 
     @Test func controlCEndsWith130AndACleanTerminal() throws {

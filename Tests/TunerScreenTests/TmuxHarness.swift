@@ -85,6 +85,24 @@ final class TmuxHarness {
         return nil
     }
 
+    /// Like `waitFor`, but returns a capture only once two captures in a row agree (so not one taken
+    /// while the program is half-way through writing a frame).
+    func waitForSteady(timeout: Double = 15, _ condition: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var previous: String?
+        while Date() < deadline {
+            let text = screen
+            if condition(text) {
+                if text == previous { return text }
+                previous = text
+            } else {
+                previous = nil
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+
     /// A path inside the test's private directory.
     func path(_ name: String) -> String { directory + "/" + name }
 }
