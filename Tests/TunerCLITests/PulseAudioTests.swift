@@ -47,6 +47,7 @@ struct PulseAudioTests {
             """
         let source = try ALSACaptureSource(device: "tunerpulse", rate: PulseServer.rate, configuration: configuration)
         #expect(source.sampleRate == Double(PulseServer.rate))
+        print("pulse capture source: \(source.hardware)")
         let session = try TunerSession(source: source, delivery: .everyReading)
         let collector = Task {
             var readings: [Reading] = []
