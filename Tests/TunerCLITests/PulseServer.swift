@@ -43,6 +43,21 @@ final class PulseServer {
             + (alsaPlugin == nil ? ["the ALSA pulse plugin"] : [])
     }
 
+    /// A system ALSA file that routes `default` somewhere other than the pulse plugin (PipeWire's
+    /// `pipewire-alsa`, or an /etc/asound.conf that defines it), or nil. The tests run clients with a
+    /// private `HOME`, so a user's ~/.asoundrc does not count.
+    static var defaultRoutedElsewhere: String? {
+        let confD = (try? FileManager.default.contentsOfDirectory(atPath: "/etc/alsa/conf.d")) ?? []
+        if let pipewire = confD.sorted().first(where: { $0.contains("pipewire") && $0.hasSuffix(".conf") }) {
+            return "/etc/alsa/conf.d/" + pipewire
+        }
+        if let text = try? String(contentsOfFile: "/etc/asound.conf", encoding: .utf8),
+           text.split(separator: "\n").contains(where: { $0.contains("pcm.!default") || $0.hasPrefix("pcm.default") }) {
+            return "/etc/asound.conf"
+        }
+        return nil
+    }
+
     /// True when `CI` is set to anything but empty, "0" or "false": there the tests must run.
     static func isCI(_ value: String?) -> Bool {
         guard let value = value?.lowercased() else { return false }
