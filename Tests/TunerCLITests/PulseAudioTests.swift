@@ -21,14 +21,11 @@ struct PulseAudioTests {
     static let note = Note(midi: 45)
     static var pluck: Synth.Pluck { Synth.Pluck(frequency: note.frequency().shifted(by: truth)) }
 
-    /// A WAV of `silence` seconds of silence, then the pluck for `seconds`.
-    static func writePluck(_ dir: TemporaryDirectory, silence: Double = 0, seconds: Double = 2.5) throws -> String {
-        let rate = PulseServer.rate
-        let samples = [Float](repeating: 0, count: Int(silence * Double(rate)))
-            + pluck.render(seconds: seconds, sampleRate: Double(rate))
-        return try dir.write("pluck.wav", [samples], rate: rate, format: .init(.wav, .float32))
+    /// A float WAV of the pluck (written with the project's `AudioFileWriter`), for `paplay`.
+    static func writePluck(_ dir: TemporaryDirectory, seconds: Double = 2.5) throws -> String {
+        let samples = pluck.render(seconds: seconds, sampleRate: Double(PulseServer.rate))
+        return try dir.write("pluck.wav", [samples], rate: PulseServer.rate, format: .init(.wav, .float32))
     }
-
 
     // MARK: The capture source on its own
 
