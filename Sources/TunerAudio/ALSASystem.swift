@@ -63,7 +63,11 @@ public struct SystemALSA: ALSALibrary {
         var dir: Int32 = 0
         rc = snd_pcm_hw_params_set_rate_near(pcm, params, &rate, &dir)
         if rc < 0 { return .failure(ALSACode(rc)) }
-        var period = snd_pcm_uframes_t(max(1, request.periodFrames))
+        // Periods of at most 10 ms where the device allows it (a failed try leaves `params` as it was).
+        var longest = snd_pcm_uframes_t(max(1, Int(rate) / 100))
+        dir = 0
+        _ = snd_pcm_hw_params_set_period_size_max(pcm, params, &longest, &dir)
+        var period = snd_pcm_uframes_t(max(1, min(request.periodFrames, Int(rate) / 100)))
         dir = 0
         rc = snd_pcm_hw_params_set_period_size_near(pcm, params, &period, &dir)
         if rc < 0 { return .failure(ALSACode(rc)) }

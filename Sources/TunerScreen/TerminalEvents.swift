@@ -56,10 +56,16 @@ public final class TerminalEvents: @unchecked Sendable {
         }
     }
 
-    /// Forwards every reading as `.reading`, then `.readingsEnded` with the session's failure, if any.
+    /// Forwards the session's readings into this stream (see `forwardReadings`).
     public func forward(_ session: TunerSession) {
-        let continuation = self.continuation
-        forwarder = Task {
+        forwarder = Self.forwardReadings(of: session, into: continuation)
+    }
+
+    /// Forwards every reading of `session` as `.reading`, then `.readingsEnded` with the session's
+    /// failure, if any. Cancelling the task ends the forwarding (and with it the session's stream).
+    public static func forwardReadings(of session: TunerSession,
+                                       into continuation: AsyncStream<ScreenEvent>.Continuation) -> Task<Void, Never> {
+        Task {
             for await reading in session.readings { continuation.yield(.reading(reading)) }
             if Task.isCancelled { return }
             continuation.yield(.readingsEnded(failure: session.failure.map { "\($0)" }))

@@ -53,6 +53,18 @@ import TunerKit
         #expect(got == samples)
     }
 
+    @Test(arguments: [8000, 44100, 96000])
+    func asksForTheRateAndPeriodsOfAtMostTenMilliseconds(rate: Int) throws {
+        let path = try Self.writeRaw([Float](repeating: 0, count: 16), name: "rate\(rate)")
+        defer { unlink(path) }
+        let source = try ALSACaptureSource(device: "tunertest", rate: rate, formats: [.floatLE],
+                                           configuration: Self.fileConfiguration(path))
+        #expect(source.sampleRate == Double(rate))
+        #expect(source.hardware.periodFrames <= rate / 100)
+        #expect(source.hardware.bufferFrames >= source.hardware.periodFrames)
+        #expect(source.label == "ALSA tunertest, \(rate) Hz")
+    }
+
     @Test func sixteenBitFileIsConvertedToFloat() throws {
         let ints: [Int16] = (0..<4800).map { Int16(clamping: Int(16000 * sin(Double($0) * 0.05))) }
         let path = try Self.writeRaw(ints, name: "s16")
