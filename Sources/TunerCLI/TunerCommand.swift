@@ -97,12 +97,16 @@ public enum TunerCommand {
         case .screen:
             return await showScreen(session, options: options, io: io)
         case .text:
-            let printed = await printLines(of: session, with: TextFormatter(), io: io)
+            let printed = if let tuning = options.tuning {
+                await printTuningLines(of: session, tuning: tuning, io: io) { TextFormatter().lines(for: $0, tuning: tuning) }
+            } else {
+                await printLines(of: session, with: TextFormatter(), io: io)
+            }
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
         case .jsonl:
             let printed = if let tuning = options.tuning {
-                await printTuningLines(of: session, tuning: tuning, io: io)
+                await printTuningLines(of: session, tuning: tuning, io: io, TuningLinesFormatter(tuning: tuning).lines(for:))
             } else {
                 await printLines(of: session, with: JSONLinesFormatter(), io: io)
             }
@@ -128,15 +132,16 @@ public enum TunerCommand {
     /// The process environment (for `PATH` when looking for espeak-ng).
     static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
-    /// `--output jsonl` with a tuning: each reading with its target string, and a line per settled note.
-    static func printTuningLines(of session: TunerSession, tuning: Tuning, io: SystemIO) async -> ExitCode {
+    /// `--output text`/`jsonl` with a tuning: each reading with its target string, and the settled
+    /// notes. A `TuningTracker` takes each reading on this task, in order, as the screen does.
+    static func printTuningLines(of session: TunerSession, tuning: Tuning, io: SystemIO,
+                                 _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
-        let formatter = TuningLinesFormatter(tuning: tuning)
         var tracker = TuningTracker(tuning: tuning)
         var readings = session.readings.makeAsyncIterator()
         while let reading = await readings.next() {
             let step = tracker.process(reading)
-            if output.isOpen && !output.write(formatter.lines(for: step)) { session.stop() }
+            if output.isOpen && !output.write(lines(step)) { session.stop() }
         }
         output.flush()
         if let code = output.failure {

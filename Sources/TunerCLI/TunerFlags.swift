@@ -22,8 +22,8 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "tolerance", short: "t", valueName: "cents", example: "5",
-            help: "A note is in tune when it is within this many cents of the nearest note, "
-                + "\(range(TunerOptions.toleranceRange)).",
+            help: "A note is in tune when it is within this many cents of the nearest note (with --tuning, "
+                + "of the target string), \(range(TunerOptions.toleranceRange)).",
             defaultText: { number($0.tolerance.value) },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 options.tolerance = Cents(try parse(value, in: TunerOptions.toleranceRange))
@@ -76,7 +76,7 @@ enum TunerFlags {
             long: "tuning", short: nil, valueName: "name|notes", example: "drop-d",
             help: "Tune an instrument: a preset (see --list-tunings) or the strings' notes, lowest-pitched "
                 + "side first, e.g. \"D2 A2 D3 G3 B3 E4\". Cents are then measured from the target string, "
-                + "picked automatically (on the screen keys 1…9 lock one).",
+                + "picked automatically (on the screen keys 1…9 lock one); text and jsonl lines add it.",
             defaultText: { $0.tuning.map { $0.key ?? "custom" } ?? "chromatic" },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 do throws(TuningError) {

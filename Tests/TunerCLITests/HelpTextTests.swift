@@ -20,7 +20,8 @@ import Testing
                               of the mix of all channels.
       -t, --tolerance <cents>
                               A note is in tune when it is within this many cents of
-                              the nearest note, 0.1…50. (default: 3)
+                              the nearest note (with --tuning, of the target
+                              string), 0.1…50. (default: 3)
       --a4 <hz>               Reference pitch: the frequency of A4 in Hz, 400…480.
                               (default: 440)
       --output <format>       How readings are shown: screen (the live tuner; a file
@@ -39,7 +40,8 @@ import Testing
                               the strings' notes, lowest-pitched side first, e.g.
                               "D2 A2 D3 G3 B3 E4". Cents are then measured from the
                               target string, picked automatically (on the screen
-                              keys 1…9 lock one). (default: chromatic)
+                              keys 1…9 lock one); text and jsonl lines add it.
+                              (default: chromatic)
       --list-tunings          List the built-in tunings (name, notes, instrument)
                               and exit.
       --announce              Print one plain line per settled note ("E2, 4 cents

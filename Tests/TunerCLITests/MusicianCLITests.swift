@@ -155,6 +155,22 @@ import TunerKit
                 + #""string":1,"target":"E2","target_cents":499.5,"target_in_tune":false}"# + "\n")
     }
 
+    @Test func textLinesWithATuningAddTheTargetAndTheSettledNotes() throws {
+        let dir = try TemporaryDirectory()
+        let path = try Self.threeNotes(dir)
+        let result = try TunerBinary.run(["--file", path, "--tuning", "drop-d", "--output", "text"])
+        #expect(result.status == 0)
+        let lines = result.stdoutLines.map(String.init)
+        #expect(lines.filter { $0.hasPrefix("  settled: ") }
+                == ["  settled: D2, 196 cents sharp", "  settled: A2 in tune", "  settled: D3, 12 cents sharp"])
+        #expect(lines.count == 453)
+        // The E2 against drop D's low D2 string: the reading's own note and cents, then the string's.
+        let e2 = try #require(lines.first { $0.hasPrefix("  1.000 s") })
+        #expect(e2.contains("  E2  ") && e2.contains("   string 1 D2    +196.0 ¢  ✗") && e2.hasSuffix(" ¢  ✗"), "\(e2)")
+        let plain = try TunerBinary.run(["--file", path, "--output", "text"])
+        #expect(!plain.stdout.contains("string") && plain.stdoutLines.count == 450, "unchanged without a tuning")
+    }
+
     @Test func speakWithoutEspeakIsAClearErrorWith69() throws {
         let dir = try TemporaryDirectory()
         let path = try Self.notesFile(dir, "a2.wav", [(45, 0)])
