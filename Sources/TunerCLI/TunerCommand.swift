@@ -93,22 +93,27 @@ public enum TunerCommand {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure
         }
+        // Live input is written line by line, so a reader sees each reading as it is made.
+        let live = options.file == nil
         switch mode {
         case .screen:
             return await showScreen(session, options: options, io: io)
         case .text:
             let printed = if let tuning = options.tuning {
-                await printTuningLines(of: session, tuning: tuning, io: io) { TextFormatter().lines(for: $0, tuning: tuning) }
+                await printTuningLines(of: session, tuning: tuning, live: live, io: io) {
+                    TextFormatter().lines(for: $0, tuning: tuning)
+                }
             } else {
-                await printLines(of: session, with: TextFormatter(), io: io)
+                await printLines(of: session, with: TextFormatter(), live: live, io: io)
             }
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
         case .jsonl:
             let printed = if let tuning = options.tuning {
-                await printTuningLines(of: session, tuning: tuning, io: io, TuningLinesFormatter(tuning: tuning).lines(for:))
+                await printTuningLines(of: session, tuning: tuning, live: live, io: io,
+                                       TuningLinesFormatter(tuning: tuning).lines(for:))
             } else {
-                await printLines(of: session, with: JSONLinesFormatter(), io: io)
+                await printLines(of: session, with: JSONLinesFormatter(), live: live, io: io)
             }
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
@@ -134,9 +139,9 @@ public enum TunerCommand {
 
     /// `--output text`/`jsonl` with a tuning: each reading with its target string, and the settled
     /// notes. A `TuningTracker` takes each reading on this task, in order, as the screen does.
-    static func printTuningLines(of session: TunerSession, tuning: Tuning, io: SystemIO,
+    static func printTuningLines(of session: TunerSession, tuning: Tuning, live: Bool, io: SystemIO,
                                  _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
-        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
         var tracker = TuningTracker(tuning: tuning)
         var readings = session.readings.makeAsyncIterator()
         while let reading = await readings.next() {
@@ -231,9 +236,12 @@ public enum TunerCommand {
         }
     }
 
-    /// Prints one line per reading to standard output through one buffer, until the stream ends.
-    static func printLines(of session: TunerSession, with formatter: some ReadingFormatter, io: SystemIO) async -> ExitCode {
-        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
+    /// Prints one line per reading to standard output through one buffer, until the stream ends. For
+    /// `live` input the buffer holds one line (one `write(2)` per reading, ~100 a second): a file is
+    /// done in a moment, but a capture runs on, and its readings must not wait for 64 KiB to pile up.
+    static func printLines(of session: TunerSession, with formatter: some ReadingFormatter, live: Bool = false,
+                           io: SystemIO) async -> ExitCode {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
