@@ -432,6 +432,9 @@ struct PitchEngine::Impl {
         if (period <= 0 || clarity < 0.5) return r;
         double coarse = fsDecimated / period;
         if (coarse < minFrequency * 0.97 || coarse > maxFrequency * 1.03) return r;
+        // A period near 2 samples is the Nyquist frequency, not a note (alternating samples would read
+        // as ≈ fs/2 — even above it, by the parabolic shift — when max_frequency is near fs/2).
+        if (coarse > 0.45 * fsDecimated) return r;
 
         double refined = refine(coarse);
         double frequency = coarse;
