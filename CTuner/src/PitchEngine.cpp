@@ -214,8 +214,14 @@ struct PitchEngine::Impl {
         const float *x = decimated.latest(W);
         RealFFT &f = nsdfFFT;
         const std::size_t M = f.size;
-        std::memcpy(f.in, x, W * sizeof(float));
+        // Without its mean: a DC offset makes the autocorrelation positive at every lag, so the NSDF
+        // never crosses zero and no key maximum (no pitch) is found.
+        double sum = 0;
+        for (std::size_t j = 0; j < W; ++j) sum += x[j];
+        const float mean = float(sum / double(W));
+        for (std::size_t j = 0; j < W; ++j) f.in[j] = x[j] - mean;
         std::fill(f.in + W, f.in + M, 0.0f);
+        auto xc = [&](std::size_t j) { return double(x[j] - mean); };
         fftwf_execute(f.forward);
         for (std::size_t i = 0; i < M / 2 + 1; ++i) {
             float re = f.out[i][0], im = f.out[i][1];
@@ -225,12 +231,12 @@ struct PitchEngine::Impl {
         fftwf_execute(f.inverse);  // f.in[τ] = M · r(τ)
         // m(τ) = Σ_{j<W−τ} x_j² + x_{j+τ}², updated from m(τ−1).
         double m = 0;
-        for (std::size_t j = 0; j < W; ++j) m += 2.0 * double(x[j]) * x[j];
+        for (std::size_t j = 0; j < W; ++j) m += 2.0 * xc(j) * xc(j);
         const double scale = 1.0 / double(M);
         double energy0 = m;
         for (std::size_t tau = 0; tau <= maxLag && tau < W; ++tau) {
             if (tau > 0) {
-                m -= double(x[tau - 1]) * x[tau - 1] + double(x[W - tau]) * x[W - tau];
+                m -= xc(tau - 1) * xc(tau - 1) + xc(W - tau) * xc(W - tau);
             }
             double r = double(f.in[tau]) * scale;
             nsdf[tau] = (m > 1e-12 * energy0 && m > 0) ? 2.0 * r / m : 0.0;

@@ -100,6 +100,17 @@ import TunerKit
         #expect(abs(results.last!.level_db - 20 * log10(0.7)) < 0.01)
     }
 
+    @Test(arguments: [0.1, 0.5, -0.6])
+    func dcOffsetDoesNotHideThePitch(offset: Float) {
+        // A cheap interface or a drifting preamp adds a constant to every sample.
+        let rate = 48000.0
+        let signal = Self.sine(220, seconds: 1.2, rate: rate, amplitude: 0.3).map { $0 + offset }
+        let results = EngineHarness.analyse(signal, sampleRate: rate).during(0.5...1.2)
+        #expect(Self.insane(results, sampleRate: rate) == [])
+        #expect(results.noteNames == ["A3"])
+        #expect(abs(median(results.centsErrors(against: 220))) < 0.1)
+    }
+
     @Test(arguments: [55.0, 110, 329.63])
     func fullScaleClippedSquareWaveReadsItsFundamental(frequency: Double) {
         let rate = 48000.0
