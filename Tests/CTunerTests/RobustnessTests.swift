@@ -62,14 +62,24 @@ import TunerKit
         #expect(abs(median(during.centsErrors(against: 220))) < 0.1)
     }
 
-    @Test func samplesSprinkledWithNaNAndInfStayFinite() {
+    @Test func straySamplesOfNaNAndInfDoNotDerailTheReading() {
+        // Glitches: one sample in about 2000 is NaN or ±Inf, at random places (a fixed seed).
         let rate = 44100.0
         var signal = Self.sine(110, seconds: 1.5, rate: rate)
-        let specials: [Float] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude]
-        for i in stride(from: 0, to: signal.count, by: 97) { signal[i] = specials[(i / 97) % specials.count] }
+        let specials: [Float] = [.nan, .infinity, -.infinity]
+        var random = Synth.Random(seed: 11)
+        var stray = 0
+        for i in signal.indices where random.next() % 2000 == 0 {
+            signal[i] = specials[stray % specials.count]
+            stray += 1
+        }
+        #expect(stray > 10)
         let results = EngineHarness.analyse(signal, sampleRate: rate)
         #expect(Self.insane(results, sampleRate: rate) == [])
-        #expect(results.filter { $0.has_pitch != 0 }.count > results.count / 2)
+        let steady = results.during(0.5...1.5)
+        let pitched = steady.filter { $0.has_pitch != 0 }
+        #expect(pitched.count > steady.count * 3 / 4, "\(pitched.count) of \(steady.count) readings had a pitch")
+        #expect(steady.noteNames == ["A2"])
     }
 
     @Test(arguments: [Float(1e30), .greatestFiniteMagnitude, 65536, 4.5])
