@@ -24,3 +24,11 @@ run: build
 
 test: deps
 	swift test
+
+# ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
+FUZZ_SECONDS ?= 60
+
+.PHONY: fuzz sanitize soak
+# libFuzzer over the engine's block input and over audio-file reading, FUZZ_SECONDS each (0: corpus only).
+fuzz: deps
+	Fuzz/run.sh $(FUZZ_SECONDS)
