@@ -32,3 +32,12 @@ FUZZ_SECONDS ?= 60
 # libFuzzer over the engine's block input and over audio-file reading, FUZZ_SECONDS each (0: corpus only).
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)
+
+# The test suite under ASan+UBSan, and the stream bridge under TSan (scripts/sanitize.sh).
+sanitize: deps
+	scripts/sanitize.sh
+
+# One hour of audio through PitchEngine + TunerSession, faster than real time; prints RSS and backlog.
+# TUNER_SOAK_SECONDS=… shortens it.
+soak: deps
+	TUNER_SOAK=1 swift test --filter SoakTests

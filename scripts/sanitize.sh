@@ -1,0 +1,41 @@
+#!/bin/sh
+# `make sanitize`: the test suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the stream
+# bridge (TunerSession) under ThreadSanitizer. Each uses its own build folder (.build/asan, .build/tsan)
+# so the normal debug build is untouched. Exit status is non-zero when either run fails.
+#
+# Swift 6.3 on Linux: `--sanitize=address` instruments Swift, C and C++ alike and links the ASan
+# runtime; `--sanitize=undefined` is refused for Swift code ("unsupported option '-sanitize=undefined'
+# for target 'x86_64-unknown-linux-gnu'"), so UBSan is given to the C and C++ targets (the engine, the
+# allocation counter) with -Xcc/-Xcxx; the ASan runtime carries the UBSan handlers. Any UB report stops
+# the run (-fno-sanitize-recover). AllocationTests are skipped here, with their reason: the sanitizer
+# owns malloc, so allocations cannot be counted (Tests/AllocationCounter).
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 2
+UB="-Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined -Xcxx -fno-sanitize-recover=undefined"
+LD="-Xswiftc -use-ld=lld"   # gold prints hundreds of "cannot export local symbol __asan_…" warnings
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=1"
+export LSAN_OPTIONS="suppressions=$ROOT/scripts/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+
+status=0
+step() {  # step <name> <command…>
+    name=$1; shift
+    echo "sanitize: $name"
+    start=$(date +%s)
+    # shellcheck disable=SC2068
+    if "$@"; then result=passed; else result=FAILED; status=1; fi
+    echo "sanitize: $name $result in $(( $(date +%s) - start )) s"
+}
+
+# shellcheck disable=SC2086
+step "ASan+UBSan build" swift build --build-tests --scratch-path .build/asan --sanitize=address $UB $LD
+# shellcheck disable=SC2086
+step "ASan+UBSan tests (whole suite)" swift test --skip-build --scratch-path .build/asan --sanitize=address $UB $LD
+# shellcheck disable=SC2086
+step "TSan build" swift build --build-tests --scratch-path .build/tsan --sanitize=thread $LD
+# shellcheck disable=SC2086
+step "TSan tests (TunerKitTests: the TunerSession stream bridge)" swift test --skip-build --scratch-path .build/tsan \
+    --sanitize=thread $LD --filter TunerKitTests
+exit $status
