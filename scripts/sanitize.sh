@@ -1,7 +1,8 @@
 #!/bin/sh
-# `make sanitize`: the test suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the stream
-# bridge (TunerSession) under ThreadSanitizer. Each uses its own build folder (.build/asan, .build/tsan)
-# so the normal debug build is untouched. Exit status is non-zero when either run fails.
+# `make sanitize`: the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer, then again
+# under ThreadSanitizer (the stream bridge's analysis thread, TunerSessionTests, is what it is for;
+# TSAN_FILTER=TunerSessionTests narrows it). Each uses its own build folder (.build/asan, .build/tsan)
+# so the normal debug build is untouched. Exit status is non-zero when any step fails.
 #
 # Swift 6.3 on Linux: `--sanitize=address` instruments Swift, C and C++ alike and links the ASan
 # runtime; `--sanitize=undefined` is refused for Swift code ("unsupported option '-sanitize=undefined'
@@ -36,6 +37,6 @@ step "ASan+UBSan tests (whole suite)" swift test --skip-build --scratch-path .bu
 # shellcheck disable=SC2086
 step "TSan build" swift build --build-tests --scratch-path .build/tsan --sanitize=thread $LD
 # shellcheck disable=SC2086
-step "TSan tests (TunerKitTests: the TunerSession stream bridge)" swift test --skip-build --scratch-path .build/tsan \
-    --sanitize=thread $LD --filter TunerKitTests
+step "TSan tests (${TSAN_FILTER:-whole suite})" swift test --skip-build --scratch-path .build/tsan \
+    --sanitize=thread $LD ${TSAN_FILTER:+--filter "$TSAN_FILTER"}
 exit $status
