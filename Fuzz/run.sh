@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the libFuzzer targets and runs each for FUZZ_SECONDS (default 60); 0 runs the committed corpus
+# Builds the three libFuzzer targets (engine_fuzz.cpp, file_fuzz.cpp, AudioFileSourceFuzz.swift) and runs each for FUZZ_SECONDS (default 60); 0 runs the committed corpus
 # once (a quick regression check). Usage: Fuzz/run.sh [seconds]   (or: make fuzz FUZZ_SECONDS=…)
 #
 # Needs a clang with libFuzzer: the Swift toolchain's clang has it (…/lib/clang/*/lib/linux/
@@ -26,9 +26,28 @@ build() {  # build <target> <extra libraries>
     "$CXX" $FLAGS $LD $INCLUDES "$ROOT"/CTuner/src/*.cpp "$ROOT/Fuzz/$1.cpp" $2 -lfftw3f -lm -lpthread -o "$OUT/$1"
 }
 
+# The Swift target: SwiftPM builds CTuner, TunerKit and TunerAudio with -sanitize=fuzzer,address into
+# .build/swiftfuzz; swiftc then links the harness with their object files (SwiftPM has no way to build a
+# libFuzzer executable without a main, and the package should not carry one).
+build_swift() {
+    echo "fuzz: building audiofilesource_fuzz (Swift)"
+    swift build --target TunerAudio --scratch-path "$ROOT/.build/swiftfuzz" --sanitize=fuzzer --sanitize=address \
+        -Xswiftc -use-ld=lld >"$OUT/audiofilesource_fuzz.build.log" 2>&1 \
+        || { tail -n 20 "$OUT/audiofilesource_fuzz.build.log"; return 1; }
+    bin=$(swift build --scratch-path "$ROOT/.build/swiftfuzz" --show-bin-path)
+    # shellcheck disable=SC2086
+    swiftc -swift-version 6 -parse-as-library -g -Onone -sanitize=fuzzer,address -use-ld=lld \
+        -I "$bin/Modules" -Xcc -fmodule-map-file="$bin/CTuner.build/module.modulemap" -Xcc -I"$ROOT/CTuner/include" \
+        -I "$ROOT/Sources/CSndfile" -I "$ROOT/Sources/CALSA" "$ROOT/Fuzz/AudioFileSourceFuzz.swift" \
+        "$bin"/TunerKit.build/*.swift.o "$bin"/TunerAudio.build/*.swift.o "$bin"/CTuner.build/src/*.o \
+        -lsndfile -lfftw3f -lasound -lstdc++ -lm -o "$OUT/audiofilesource_fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
+    test -x "$OUT/audiofilesource_fuzz"
+}
+
 status=0
-run() {  # run <target> <max_len>
+run() {  # run <target> <max_len> [seed folder name]
     target=$1
+    seeds=${3:-$1}
     mkdir -p "$OUT/corpus-$target"
     log="$OUT/$target.log"
     if [ "$SECONDS_EACH" -eq 0 ]; then
@@ -39,7 +58,7 @@ run() {  # run <target> <max_len>
     fi
     echo "fuzz: running $target ($SECONDS_EACH s), log in $log"
     if LSAN_OPTIONS="suppressions=$ROOT/Fuzz/lsan.supp:print_suppressions=0" UBSAN_OPTIONS=print_stacktrace=1 \
-        "$OUT/$target" -artifact_prefix="$OUT/artifacts/$target-" "$@" "$ROOT/Fuzz/corpus/$target" >"$log" 2>&1; then
+        "$OUT/$target" -artifact_prefix="$OUT/artifacts/$target-" "$@" "$ROOT/Fuzz/corpus/$seeds" >"$log" 2>&1; then
         counters=$(sed -n 's/.*Loaded 1 modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" | head -n 1)
         last=$(grep -E '^#[0-9]+.*(DONE|INITED|pulse)' "$log" | tail -n 1)
         execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -56,6 +75,9 @@ run() {  # run <target> <max_len>
 
 build engine_fuzz ""
 build file_fuzz "-lsndfile"
+rm -f "$OUT/audiofilesource_fuzz"
+build_swift || { echo "fuzz: audiofilesource_fuzz FAILED to build"; status=1; }
 run engine_fuzz 4096
 run file_fuzz 16384
+[ -x "$OUT/audiofilesource_fuzz" ] && run audiofilesource_fuzz 16384 file_fuzz
 exit $status
