@@ -33,9 +33,10 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)
 
-# The test suite under ASan+UBSan, and the stream bridge under TSan (scripts/sanitize.sh).
+# The test suite under ASan+UBSan, then under TSan (scripts/sanitize.sh); SANITIZE_ONLY=asan|tsan for one.
+SANITIZE_ONLY ?=
 sanitize: deps
-	scripts/sanitize.sh
+	SANITIZE_ONLY=$(SANITIZE_ONLY) scripts/sanitize.sh
 
 # One hour of audio through PitchEngine + TunerSession, faster than real time; prints RSS and backlog.
 # TUNER_SOAK_SECONDS=… shortens it.
