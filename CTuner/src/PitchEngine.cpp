@@ -150,6 +150,8 @@ struct PitchEngine::Impl {
     std::size_t nsdfWindow;
     std::size_t minLag, maxLag;
     RealFFT nsdfFFT;
+    std::size_t shortWindow, shortMaxLag;  // the newest 45 ms, for quick note changes
+    RealFFT shortFFT;
     std::vector<double> nsdf;
 
     // Refinement.
@@ -173,7 +175,10 @@ struct PitchEngine::Impl {
           nsdfWindow(std::size_t(std::ceil(3.5 * fsDecimated / c.min_frequency))),
           minLag(std::max<std::size_t>(2, std::size_t(std::floor(fsDecimated / c.max_frequency)))),
           maxLag(std::size_t(std::ceil(fsDecimated / c.min_frequency)) + 2),
-          nsdfFFT(nextPow2(nsdfWindow + maxLag + 1), true), nsdf(maxLag + 2, 0.0),
+          nsdfFFT(nextPow2(nsdfWindow + maxLag + 1), true),
+          shortWindow(std::min(nsdfWindow, std::size_t(std::ceil(0.045 * fsDecimated)))),
+          shortMaxLag(std::min(maxLag, shortWindow / 3)),
+          shortFFT(nextPow2(shortWindow + shortMaxLag + 1), true), nsdf(maxLag + 3, 0.0),
           frameMin(std::size_t(std::ceil(0.032 * c.sample_rate))),
           frameMax(std::size_t(std::ceil(6.0 * c.sample_rate / c.min_frequency))),
           levelWindow(std::size_t(std::ceil(0.05 * c.sample_rate))) {
@@ -216,14 +221,17 @@ struct PitchEngine::Impl {
     }
 
     // ---- Stage 1: NSDF period decision on the decimated history -------------------------------
-    /// Returns the period in decimated samples (fractional), or 0; `clarity` gets the NSDF peak.
-    double decidePeriod(double &clarity) {
-        const std::size_t W = nsdfWindow;
+    struct Period {
+        double lag = 0;      // in decimated samples (fractional); 0 when none
+        double clarity = 0;  // the NSDF at that lag
+    };
+
+    /// The MPM period of the newest W decimated samples, searching lags minLag…lagLimit.
+    Period nsdfPeriod(RealFFT &f, std::size_t W, std::size_t lagLimit) {
         const float *x = decimated.latest(W);
-        RealFFT &f = nsdfFFT;
         const std::size_t M = f.size;
         // Without its mean: a DC offset makes the autocorrelation positive at every lag, so the NSDF
-        // never crosses zero and no key maximum (no pitch) is found.
+        // would never cross zero and no key maximum (no pitch) would be found.
         double sum = 0;
         for (std::size_t j = 0; j < W; ++j) sum += x[j];
         const float mean = float(sum / double(W));
@@ -241,18 +249,14 @@ struct PitchEngine::Impl {
         double m = 0;
         for (std::size_t j = 0; j < W; ++j) m += 2.0 * xc(j) * xc(j);
         const double scale = 1.0 / double(M);
-        double energy0 = m;
-        for (std::size_t tau = 0; tau <= maxLag && tau < W; ++tau) {
-            if (tau > 0) {
-                m -= xc(tau - 1) * xc(tau - 1) + xc(W - tau) * xc(W - tau);
-            }
+        const double energy0 = m;
+        const std::size_t last = std::min(lagLimit, W - 1);
+        for (std::size_t tau = 0; tau <= last + 1 && tau < W; ++tau) {
+            if (tau > 0) m -= xc(tau - 1) * xc(tau - 1) + xc(W - tau) * xc(W - tau);
             double r = double(f.in[tau]) * scale;
             nsdf[tau] = (m > 1e-12 * energy0 && m > 0) ? 2.0 * r / m : 0.0;
         }
         // Key maxima: the highest point between each positive-going and negative-going zero crossing.
-        std::size_t last = std::min(maxLag, W - 1);
-        double best = 0;
-        // First pass: the highest key maximum at or beyond minLag.
         auto scan = [&](auto &&visit) {
             std::size_t tau = 1;
             while (tau <= last && nsdf[tau] > 0) ++tau;  // leave the central lobe
@@ -265,39 +269,60 @@ struct PitchEngine::Impl {
                     ++tau;
                 }
                 if (tau > last && peak == last) break;  // lobe cut by the lag range: not a whole maximum
-                if (peak >= minLag) {
-                    if (!visit(peak)) return;
-                }
+                if (peak >= minLag && !visit(peak)) return;
             }
         };
+        double best = 0;
         scan([&](std::size_t p) {
             best = std::max(best, nsdf[p]);
             return true;
         });
-        if (best <= 0) {
-            clarity = 0;
-            return 0;
-        }
+        if (best <= 0) return {};
+        // The first key maximum within 0.9 of the highest: not an octave too low.
         const double threshold = 0.9 * best;
         std::size_t chosen = 0;
         scan([&](std::size_t p) {
-            if (nsdf[p] >= threshold) {
-                chosen = p;
-                return false;
-            }
-            return true;
+            if (nsdf[p] < threshold) return true;
+            chosen = p;
+            return false;
         });
-        if (chosen == 0) {
-            clarity = 0;
-            return 0;
-        }
+        if (chosen == 0) return {};
         // Parabolic interpolation of the peak.
         double a = nsdf[chosen - 1], b = nsdf[chosen], c = nsdf[chosen + 1];
         double denom = a - 2 * b + c;
         double shift = (std::abs(denom) > 1e-12) ? 0.5 * (a - c) / denom : 0.0;
         shift = std::max(-0.5, std::min(0.5, shift));
-        clarity = std::min(1.0, b - 0.25 * (a - c) * shift);
-        return double(chosen) + shift;
+        return {double(chosen) + shift, std::min(1.0, b - 0.25 * (a - c) * shift)};
+    }
+
+    /// The period over the long window (3.5 periods of the lowest note), unless a short window of the
+    /// newest 45 ms clearly hears another note: after a string change the long window still holds
+    /// the old string for a while (and the two together can look periodic at a common subharmonic),
+    /// while the short one hears only the new string. A long period beyond the short window's reach
+    /// that is a whole multiple of the short one is kept: that is a low note whose harmonic the
+    /// short window saw, not a new note.
+    /// While the two windows hear different notes clearly (the moment of a string change), no period
+    /// is returned at all rather than a wrong one.
+    Period decidePeriod() {
+        Period longP = nsdfPeriod(nsdfFFT, nsdfWindow, maxLag);
+        Period shortP = nsdfPeriod(shortFFT, shortWindow, shortMaxLag);
+        if (shortP.lag <= 0 || longP.lag <= 0 || longP.clarity < 0.5) {
+            return shortP.clarity >= 0.9 ? shortP : longP;
+        }
+        const double ratio = longP.lag / shortP.lag;
+        const bool same = std::abs(ratio - 1.0) < 0.03;
+        const bool multiple = ratio > 1.5 && std::abs(ratio - std::round(ratio)) < 0.03 * ratio;
+        // The short window agrees: the same period, or a harmonic of a note too low for it to see.
+        if (same || (multiple && longP.lag > double(shortMaxLag))) return longP;
+        if (shortP.clarity >= 0.9 && shortP.clarity > longP.clarity) return shortP;  // a new note
+        if (shortP.clarity >= 0.8) return {};  // the windows disagree: a note is changing
+        // The long window claims a note other than the one just read, and the short window hears
+        // something else: the long one may be hearing two strings at once.
+        if (lastFrequency > 0 && shortP.clarity >= 0.5) {
+            double cents = 1200.0 * std::log2(fsDecimated / longP.lag / lastFrequency);
+            if (std::abs(cents) > 50 && std::abs(cents - 1200) > 50) return {};
+        }
+        return longP;
     }
 
     // ---- Stage 2: phase-vocoder refinement of the partials -----------------------------------------
@@ -520,9 +545,9 @@ struct PitchEngine::Impl {
             return r;
         }
 
-        double clarity = 0;
-        double period = decidePeriod(clarity);
-        r.confidence = std::max(0.0, clarity);
+        const Period chosen = decidePeriod();
+        const double period = chosen.lag, clarity = chosen.clarity;
+        r.confidence = std::max(0.0, std::min(1.0, clarity));
         if (period <= 0 || clarity < 0.5) {
             lastFrequency = 0;
             return r;
