@@ -43,7 +43,7 @@ fuzz: deps
 
 # The test suite under ASan+UBSan, then under TSan (scripts/sanitize.sh); SANITIZE_ONLY=asan|tsan for one.
 SANITIZE_ONLY ?=
-sanitize: deps
+sanitize: test-deps
 	SANITIZE_ONLY=$(SANITIZE_ONLY) scripts/sanitize.sh
 
 # One hour of audio through PitchEngine + TunerSession, faster than real time; prints RSS and backlog.
