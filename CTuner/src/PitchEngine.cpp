@@ -163,11 +163,14 @@ struct PitchEngine::Impl {
     int windowTaper = -1;
     unsigned hopsSinceOctaveCheck = 0;
     bool lastOctaveCheck = false;
+    double checkedCoarse = 0;  // the period (as Hz) that lastOctaveCheck was made for
     std::vector<float> magnitudes;
     std::vector<float> scratch;
     std::vector<Partial> partials;
     std::size_t levelWindow;
     double lastFrequency = 0;           // the previous pitched result, for octave hysteresis
+    double recentFrequency = 0;         // the last pitched result, kept across short dropouts
+    unsigned long long recentAt = 0;    // input sample count of that result
     unsigned long long heldSince = 0;   // input sample count when the current note began
 
     explicit Impl(const ct_config &c)
@@ -376,12 +379,29 @@ struct PitchEngine::Impl {
 
     /// The highest local maximum of `magnitudes` within ±`radius` Hz of `centre`, or 0.
     double peakNear(double centre, double radius, double binHz, std::size_t bins) const {
+        return peakAt(centre, radius, binHz, bins).magnitude;
+    }
+
+    struct Peak {
+        double frequency = 0;  // Hz, interpolated on the log-magnitudes
+        double magnitude = 0;
+    };
+
+    /// The highest local maximum within ±`radius` Hz of `centre`, with its interpolated frequency.
+    Peak peakAt(double centre, double radius, double binHz, std::size_t bins) const {
         long lo = std::max(2L, long(std::floor((centre - radius) / binHz)));
         long hi = std::min(long(bins) - 3, long(std::ceil((centre + radius) / binHz)));
-        double best = 0;
+        long best = -1;
         for (long i = lo; i <= hi; ++i)
-            if (magnitudes[i] > magnitudes[i - 1] && magnitudes[i] >= magnitudes[i + 1]) best = std::max(best, double(magnitudes[i]));
-        return best;
+            if (magnitudes[i] > magnitudes[i - 1] && magnitudes[i] >= magnitudes[i + 1] &&
+                (best < 0 || magnitudes[i] > magnitudes[best]))
+                best = i;
+        if (best < 0) return {};
+        double a = std::log(magnitudes[best - 1] + 1e-30), b = std::log(magnitudes[best] + 1e-30),
+               c = std::log(magnitudes[best + 1] + 1e-30);
+        double denom = a - 2 * b + c;
+        double shift = denom < 0 ? std::max(-0.5, std::min(0.5, 0.5 * (a - c) / denom)) : 0.0;
+        return {(double(best) + shift) * binHz, double(magnitudes[best])};
     }
 
     /// Octave guard: is the fundamental of coarse/2 there after all? Then the period the NSDF chose is
@@ -403,11 +423,25 @@ struct PitchEngine::Impl {
         for (int k = 1; k <= 4; ++k)
             strongest = std::max(strongest, peakNear(k * coarse, std::max(2 * binHz, 0.02 * k * coarse), binHz, bins));
         // Partials 1 and 3 of coarse/2 (odd multiples: no partial of coarse lies there).
-        double first = peakNear(half, std::max(1.5 * binHz, 0.01 * half), binHz, bins);
-        double third = peakNear(3 * half, std::max(1.5 * binHz, 0.01 * 3 * half), binHz, bins);
+        // They must sit where partials of coarse/2 would, measured against the partial at coarse
+        // itself (coarse is only good to a few cents): the first within 12 cents of half of it, the
+        // third within −20…+25 cents of one and a half times it (real strings are stiff and their weak
+        // partials hard to place exactly). A bass's body thump near coarse/2 (FluidR3's acoustic bass
+        // G2: 48.4 Hz with a "third" 33 cents off) does not line up so.
+        Peak second = peakAt(coarse, std::max(1.5 * binHz, 0.02 * coarse), binHz, bins);
+        Peak firstPeak = peakAt(half, std::max(1.5 * binHz, 0.02 * half), binHz, bins);
+        Peak thirdPeak = peakAt(3 * half, std::max(1.5 * binHz, 0.02 * 3 * half), binHz, bins);
+        if (second.magnitude <= 0 || firstPeak.magnitude <= 0 || thirdPeak.magnitude <= 0) return false;
+        double firstCents = 1200.0 * std::log2(firstPeak.frequency / (second.frequency / 2));
+        double thirdCents = 1200.0 * std::log2(thirdPeak.frequency / (1.5 * second.frequency));
+        if (std::abs(firstCents) > 12 || thirdCents < -20 || thirdCents > 25) return false;
+        const double first = firstPeak.magnitude, third = thirdPeak.magnitude;
         if (strongest <= 0 || first < 10.0 * floor || third < 10.0 * floor) return false;
         // Hysteresis: a string that was reading at coarse/2 keeps that octave as its fundamental fades.
-        bool wasBelow = lastFrequency > 0 && std::abs(std::log2(half / lastFrequency)) < 0.05;
+        // (A dropout of up to 0.2 s — a hop where the two windows disagreed — does not end that.)
+        const double previous = lastFrequency > 0 ? lastFrequency
+                                : (consumed - recentAt < (unsigned long long)(0.2 * fs) ? recentFrequency : 0);
+        bool wasBelow = previous > 0 && std::abs(std::log2(half / previous)) < 0.05;
         if (wasBelow) return first >= 0.01 * strongest && third >= 0.00316 * strongest;  // −40, −50 dB
         return first >= 0.0316 * strongest && third >= 0.01 * strongest;                  // −30, −40 dB
     }
@@ -578,14 +612,13 @@ struct PitchEngine::Impl {
             lastFrequency = 0;
             return r;
         }
-        // The octave guard costs a long FFT: while a note holds (this period is the last reading's,
-        // or twice it) its answer is kept for up to 50 ms; any change asks again at once.
+        // The octave guard costs a long FFT: its answer for the same period is kept for up to 50 ms;
+        // any other period asks again at once.
         if (coarse / 2 >= minFrequency * 0.97) {
-            bool held = lastFrequency > 0 &&
-                        (std::abs(1200.0 * std::log2(coarse / lastFrequency)) < 50 ||
-                         std::abs(1200.0 * std::log2(coarse / 2 / lastFrequency)) < 50);
-            if (!held || ++hopsSinceOctaveCheck >= std::max<std::size_t>(1, std::size_t(0.05 * fs / double(hop)))) {
+            bool same = checkedCoarse > 0 && std::abs(1200.0 * std::log2(coarse / checkedCoarse)) < 50;
+            if (!same || ++hopsSinceOctaveCheck >= std::max<std::size_t>(1, std::size_t(0.05 * fs / double(hop)))) {
                 lastOctaveCheck = subharmonicPresent(coarse);
+                checkedCoarse = coarse;
                 hopsSinceOctaveCheck = 0;
             }
             if (lastOctaveCheck) coarse /= 2;
@@ -610,6 +643,8 @@ struct PitchEngine::Impl {
         long midi = std::lround(fractional);
         if (midi < 0 || midi > 127) return r;
         lastFrequency = frequency;
+        recentFrequency = frequency;
+        recentAt = consumed;
         r.has_pitch = 1;
         r.frequency = frequency;
         r.midi_note = int(midi);
@@ -627,6 +662,8 @@ struct PitchEngine::Impl {
         sinceHop = 0;
         consumed = 0;
         lastFrequency = 0;
+        recentFrequency = 0;
+        recentAt = 0;
     }
 };
 
