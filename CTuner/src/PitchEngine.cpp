@@ -155,6 +155,7 @@ struct PitchEngine::Impl {
     std::vector<float> scratch;
     std::vector<Partial> partials;
     std::size_t levelWindow;
+    double lastFrequency = 0;  // the previous pitched result, for octave hysteresis
 
     explicit Impl(const ct_config &c)
         : fs(c.sample_rate), a4(c.a4), minFrequency(c.min_frequency), maxFrequency(c.max_frequency),
@@ -315,6 +316,52 @@ struct PitchEngine::Impl {
         fftwf_execute(f.forward);
     }
 
+    /// Median magnitude up to 8 kHz of the spectrum in `magnitudes` (a noise-floor estimate).
+    double noiseFloor(std::size_t bins, double binHz) {
+        std::size_t n = std::min(bins, std::size_t(std::min(8000.0, fs / 2) / binHz) + 1);
+        std::copy(magnitudes.begin(), magnitudes.begin() + n, scratch.begin());
+        std::nth_element(scratch.begin(), scratch.begin() + n / 2, scratch.begin() + n);
+        return scratch[n / 2];
+    }
+
+    /// The highest local maximum of `magnitudes` within ±`radius` Hz of `centre`, or 0.
+    double peakNear(double centre, double radius, double binHz, std::size_t bins) const {
+        long lo = std::max(2L, long(std::floor((centre - radius) / binHz)));
+        long hi = std::min(long(bins) - 3, long(std::ceil((centre + radius) / binHz)));
+        double best = 0;
+        for (long i = lo; i <= hi; ++i)
+            if (magnitudes[i] > magnitudes[i - 1] && magnitudes[i] >= magnitudes[i + 1]) best = std::max(best, double(magnitudes[i]));
+        return best;
+    }
+
+    /// Octave guard: is the fundamental of coarse/2 there after all? Then the period the NSDF chose is
+    /// half the true one (a string whose fundamental has faded under a strong 2nd partial). Measured
+    /// on a frame six periods of coarse/2 long, where the partials of coarse/2 are resolved.
+    bool subharmonicPresent(double coarse) {
+        const double half = coarse / 2;
+        std::size_t L = std::size_t(std::ceil(6.0 * fs / half));
+        L = std::max(frameMin, std::min(frameMax, L));
+        if (half * double(L) / fs < 5.0) return false;  // the frame cannot resolve coarse/2
+        RealFFT &f = fftFor(L);
+        const std::size_t bins = f.size / 2 + 1;
+        const double binHz = fs / double(f.size);
+        fillWindow(L);
+        spectrum(f, L, 0);
+        for (std::size_t i = 0; i < bins; ++i) magnitudes[i] = std::hypot(f.out[i][0], f.out[i][1]);
+        const double floor = noiseFloor(bins, binHz);
+        double strongest = 0;
+        for (int k = 1; k <= 4; ++k)
+            strongest = std::max(strongest, peakNear(k * coarse, std::max(2 * binHz, 0.02 * k * coarse), binHz, bins));
+        // Partials 1 and 3 of coarse/2 (odd multiples: no partial of coarse lies there).
+        double first = peakNear(half, std::max(1.5 * binHz, 0.01 * half), binHz, bins);
+        double third = peakNear(3 * half, std::max(1.5 * binHz, 0.01 * 3 * half), binHz, bins);
+        if (strongest <= 0 || first < 10.0 * floor || third < 10.0 * floor) return false;
+        // Hysteresis: a string that was reading at coarse/2 keeps that octave as its fundamental fades.
+        bool wasBelow = lastFrequency > 0 && std::abs(std::log2(half / lastFrequency)) < 0.05;
+        if (wasBelow) return first >= 0.01 * strongest && third >= 0.00316 * strongest;  // −40, −50 dB
+        return first >= 0.0316 * strongest && third >= 0.01 * strongest;                  // −30, −40 dB
+    }
+
     /// Refines `coarse` (Hz). Returns the first-partial frequency, or 0 when no partial was measured.
     double refine(double coarse) {
         std::size_t L = std::size_t(std::ceil(6.0 * fs / coarse));
@@ -330,11 +377,7 @@ struct PitchEngine::Impl {
         spectrum(f, L, 0);  // the newest frame
         for (std::size_t i = 0; i < bins; ++i) magnitudes[i] = std::hypot(f.out[i][0], f.out[i][1]);
 
-        // Noise floor: the median magnitude up to 8 kHz (or Nyquist).
-        std::size_t floorBins = std::min(bins, std::size_t(std::min(8000.0, fs / 2) / binHz) + 1);
-        std::copy(magnitudes.begin(), magnitudes.begin() + floorBins, scratch.begin());
-        std::nth_element(scratch.begin(), scratch.begin() + floorBins / 2, scratch.begin() + floorBins);
-        const double noiseFloor = scratch[floorBins / 2];
+        const double floor = noiseFloor(bins, binHz);
 
         const double limit = std::min(0.45 * fs, 8000.0);
         partials.clear();
@@ -356,7 +399,7 @@ struct PitchEngine::Impl {
                 if (magnitudes[i] > magnitudes[peak]) peak = i;
             if (peak == lo || peak == hi) continue;  // rising into the edge: not this partial's peak
             double mag = magnitudes[peak];
-            if (mag < 8.0 * noiseFloor || mag < 1e-3 * strongest) continue;
+            if (mag < 8.0 * floor || mag < 1e-3 * strongest) continue;
             // Phase vocoder: the advance over D samples is ω·D (mod 2π).
             double omegaBin = 2.0 * kPi * double(peak) / double(M);
             double phaseNew = std::atan2(f.out[peak][1], f.out[peak][0]);
@@ -424,23 +467,42 @@ struct PitchEngine::Impl {
         for (std::size_t i = 0; i < levelWindow; ++i) power += double(recent[i]) * recent[i];
         power /= double(levelWindow);
         r.level_db = power > 1e-12 ? std::max(-120.0, 10.0 * std::log10(power)) : -120.0;
-        if (r.level_db < gateDb) return r;
+        if (r.level_db < gateDb) {
+            lastFrequency = 0;
+            return r;
+        }
 
         double clarity = 0;
         double period = decidePeriod(clarity);
         r.confidence = std::max(0.0, clarity);
-        if (period <= 0 || clarity < 0.5) return r;
+        if (period <= 0 || clarity < 0.5) {
+            lastFrequency = 0;
+            return r;
+        }
         double coarse = fsDecimated / period;
-        if (coarse < minFrequency * 0.97 || coarse > maxFrequency * 1.03) return r;
+        if (coarse < minFrequency * 0.97 || coarse > maxFrequency * 1.03) {
+            lastFrequency = 0;
+            return r;
+        }
+        if (coarse / 2 >= minFrequency * 0.97 && subharmonicPresent(coarse)) coarse /= 2;
 
         double refined = refine(coarse);
         double frequency = coarse;
-        if (refined > 0 && std::abs(std::log2(refined / coarse)) < 0.08) frequency = refined;
+        if (refined > 0) {
+            // The two stages must agree within 30 cents; when they do not (a distorted attack, noise
+            // mistaken for a partial), neither is trusted for this hop.
+            if (std::abs(std::log2(refined / coarse)) > 0.025) {
+                lastFrequency = 0;
+                return r;
+            }
+            frequency = refined;
+        }
         if (!std::isfinite(frequency) || frequency <= 0) return r;
 
         double fractional = 69.0 + 12.0 * std::log2(frequency / a4);
         long midi = std::lround(fractional);
         if (midi < 0 || midi > 127) return r;
+        lastFrequency = frequency;
         r.has_pitch = 1;
         r.frequency = frequency;
         r.midi_note = int(midi);
@@ -457,6 +519,7 @@ struct PitchEngine::Impl {
         decimationCount = 0;
         sinceHop = 0;
         consumed = 0;
+        lastFrequency = 0;
     }
 };
 

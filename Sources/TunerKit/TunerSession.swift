@@ -94,12 +94,13 @@ public final class TunerSession: Sendable {
             var a4 = control.a4Bits.load(ordering: .relaxed)
             do {
                 while !control.stopRequested.load(ordering: .relaxed) {
+                    let count = try source.read(into: buffer)
+                    if count <= 0 { break }
+                    // Settings changed while the read blocked apply to the block just read.
                     let t = control.toleranceBits.load(ordering: .relaxed)
                     if t != tolerance { tolerance = t; engine.setTolerance(Cents(Double(bitPattern: t))) }
                     let a = control.a4Bits.load(ordering: .relaxed)
                     if a != a4 { a4 = a; engine.setReference(Hertz(Double(bitPattern: a))) }
-                    let count = try source.read(into: buffer)
-                    if count <= 0 { break }
                     engine.process(UnsafeBufferPointer(rebasing: buffer[0..<count]))
                 }
             } catch {

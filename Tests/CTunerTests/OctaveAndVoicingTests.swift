@@ -26,6 +26,29 @@ import TunerKit
         #expect(abs(median(results.centsErrors(against: f))) < 0.1)
     }
 
+    /// A string whose fundamental sits 26 dB under a strong 2nd partial (as on FluidR3's nylon E2):
+    /// the waveform looks an octave up to an autocorrelation, but the fundamental is there.
+    @Test(arguments: ["B0", "E2", "A2", "D3", "E4"])
+    func weakFundamentalUnderAStrongSecondPartialKeepsTheOctave(note: String) {
+        let f = Note(parsing: note)!.frequency().value
+        let tone = Synth.Pluck(frequency: Hertz(f), inharmonicity: 5e-5, partials: 10, decay: 3,
+                               fundamentalGain: 0.1, secondGain: 4)
+        let results = EngineHarness.analyse(tone.render(seconds: 1.5, sampleRate: 48000), sampleRate: 48000)
+            .during(0.5...1.5)
+        #expect(results.noteNames == [note])
+        #expect(abs(median(results.centsErrors(against: f))) < 0.1)
+    }
+
+    /// The octave guard does not hold on to a lower octave that is gone: E2 then E3.
+    @Test func anOctaveUpAfterAStringChangeIsFollowed() {
+        let rate = 44100.0
+        let low = Synth.Pluck(frequency: Hertz(82.407)).render(seconds: 1, sampleRate: rate)
+        let high = Synth.Pluck(frequency: Hertz(164.814)).render(seconds: 1, sampleRate: rate)
+        let results = EngineHarness.analyse(low + high, sampleRate: rate)
+        #expect(results.during(0.5...1.0).noteNames == ["E2"])
+        #expect(results.during(1.3...2.0).noteNames == ["E3"])
+    }
+
     @Test func silenceHasNoPitch() {
         let results = EngineHarness.analyse([Float](repeating: 0, count: 48000), sampleRate: 48000)
         #expect(!results.isEmpty)

@@ -11,17 +11,26 @@ final class ArraySource: AudioSource {
     private let chunk: Int
     private var position = 0
     private let failAtEnd: Bool
+    private let gate: (position: Int, semaphore: DispatchSemaphore)?
     struct Vanished: Error {}
 
-    init(_ samples: [Float], sampleRate: Double, chunk: Int = 777, failAtEnd: Bool = false) {
+    /// With `holdAt`, the source stops after that many samples until `holdAt.semaphore` is signalled.
+    init(_ samples: [Float], sampleRate: Double, chunk: Int = 777, failAtEnd: Bool = false,
+         holdAt: (position: Int, semaphore: DispatchSemaphore)? = nil) {
         self.samples = samples
         self.sampleRate = sampleRate
         self.chunk = chunk
         self.failAtEnd = failAtEnd
+        self.gate = holdAt
     }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        let n = min(buffer.count, chunk, samples.count - position)
+        var limit = samples.count
+        if let gate {
+            if position == gate.position { gate.semaphore.wait() }
+            if position < gate.position { limit = gate.position }
+        }
+        let n = min(buffer.count, chunk, limit - position)
         if n == 0, failAtEnd { throw Vanished() }
         for i in 0..<n { buffer[i] = samples[position + i] }
         position += n
@@ -68,24 +77,30 @@ final class ArraySource: AudioSource {
 
     @Test func toleranceAndReferenceChangesReachTheAnalysisThread() async throws {
         let rate = 48000.0
-        let source = ArraySource(Synth.sine(Hertz(440).shifted(by: Cents(4)), seconds: 3, sampleRate: rate),
-                                 sampleRate: rate, chunk: 480)
+        // The source holds after 1 s until the test has changed the settings.
+        let release = DispatchSemaphore(value: 0)
+        let source = ArraySource(Synth.sine(Hertz(440).shifted(by: Cents(4)), seconds: 2, sampleRate: rate),
+                                 sampleRate: rate, chunk: 480, holdAt: (48000, release))
         let session = try TunerSession(source: source, configuration: TunerConfiguration(tolerance: Cents(3)))
-        var sawOut = false, sawIn = false
-        var changed = false
-        for await reading in session.readings where reading.time > 0.5 {
-            if !changed {
-                #expect(!reading.isInTune)
-                sawOut = true
-                session.setTolerance(Cents(5))
-                changed = true
-            } else if reading.tolerance == Cents(5) {
-                #expect(reading.isInTune)
-                sawIn = true
-                session.stop()
+        var before: [Reading] = [], after: [Reading] = []
+        for await reading in session.readings {
+            if reading.time <= 1.0 {
+                before.append(reading)
+                if reading.time == 1.0 {
+                    session.setTolerance(Cents(5))
+                    session.setReference(Hertz(441))
+                    release.signal()
+                }
+            } else {
+                after.append(reading)
             }
         }
-        #expect(sawOut && sawIn)
+        #expect(before.filter { $0.time > 0.5 }.allSatisfy { !$0.isInTune && $0.tolerance == Cents(3) })
+        #expect(after.count == 100)
+        #expect(after.allSatisfy { $0.tolerance == Cents(5) })
+        // At A4 = 441 the note is 4 − 3.93 = 0.07 ¢ sharp: in tune with either tolerance.
+        let settled = after.filter { $0.time > 1.5 }
+        #expect(!settled.isEmpty && settled.allSatisfy { $0.isInTune && abs($0.pitch!.cents.value - (4 - 1200 * log2(441.0 / 440))) < 0.05 })
     }
 
     @Test func aFailingSourceEndsTheStreamWithItsError() async throws {

@@ -1,0 +1,57 @@
+/// Why an audio file cannot be tuned. Its `description` is one line that names the file and the reason.
+public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// Nothing at the path.
+        case missing
+        /// The path is a directory.
+        case directory
+        /// The file is 0 bytes long.
+        case emptyFile
+        /// The file is audio but holds no frames.
+        case noFrames
+        /// libsndfile does not recognise the contents as audio (its words in `detail`).
+        case notAudio(detail: String)
+        /// The file cannot be opened or read for another reason (permission, I/O error…), in words.
+        case unreadable(detail: String)
+        /// The sample rate is outside what the engine accepts.
+        case unsupportedSampleRate(Int)
+        /// A channel was asked for that the file does not have (`requested` is 1-based).
+        case channelOutOfRange(requested: Int, available: Int)
+    }
+
+    /// The path as the user gave it.
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The sample rates the engine accepts, in Hz.
+    public static let supportedSampleRates = 8_000...192_000
+
+    public var description: String {
+        let file = "'\(path)'"
+        switch reason {
+        case .missing:
+            return "cannot read \(file): no such file"
+        case .directory:
+            return "cannot read \(file): it is a directory, not an audio file"
+        case .emptyFile:
+            return "cannot read \(file): the file is empty (0 bytes)"
+        case .noFrames:
+            return "cannot read \(file): it holds no audio (0 frames)"
+        case .notAudio(let detail):
+            return "cannot read \(file): not an audio file libsndfile can read (\(detail))"
+        case .unreadable(let detail):
+            return "cannot read \(file): \(detail)"
+        case .unsupportedSampleRate(let rate):
+            let range = Self.supportedSampleRates
+            return "cannot tune \(file): its sample rate \(rate) Hz is outside \(range.lowerBound)…\(range.upperBound) Hz; "
+                + "resample it first (e.g. sox in.wav -r 48000 out.wav)"
+        case .channelOutOfRange(let requested, let available):
+            return "cannot use channel \(requested) of \(file): it has \(available) channel\(available == 1 ? "" : "s") (1…\(available))"
+        }
+    }
+}

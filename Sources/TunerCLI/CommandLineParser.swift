@@ -1,0 +1,119 @@
+/// What the command line asks for.
+public enum ParsedCommand: Sendable, Equatable {
+    case run(TunerOptions)
+    case help
+    case version
+}
+
+/// Parses `tuner`'s arguments the way swift-argument-parser tools do: `--flag value`, `--flag=value`,
+/// `-f value`, `-fvalue`, `-f=value`; `--help`/`-h` and `--version` anywhere win; the last of a
+/// repeated flag wins; `--` ends the flags (nothing may follow, as `tuner` takes no arguments).
+public struct CommandLineParser: Sendable {
+    let definitions: [OptionDefinition]
+
+    init(definitions: [OptionDefinition] = TunerFlags.all) {
+        self.definitions = definitions
+    }
+
+    public init() { self.init(definitions: TunerFlags.all) }
+
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        let flags = arguments.prefix { $0 != "--" }
+        if flags.contains(where: { $0 == "--help" || $0 == "-h" }) { return .help }
+        if flags.contains("--version") { return .version }
+
+        var options = TunerOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                if index < arguments.count { throw .unexpectedArgument(arguments[index]) }
+                break
+            }
+            guard Self.looksLikeFlag(argument) else { throw .unexpectedArgument(argument) }
+
+            let (definition, inlineValue) = try find(argument)
+            var value = ""
+            if definition.valueName == nil {
+                if let inlineValue { throw .valueNotAllowed(label: definition.label, value: inlineValue) }
+            } else if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count, !Self.looksLikeFlag(arguments[index]) {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw .missingValue(label: definition.label, example: definition.example)
+            }
+            do {
+                try definition.apply(&options, value)
+            } catch {
+                throw .invalidValue(value: value, label: definition.label, reason: error.reason)
+            }
+            options.given.insert(definition.long)
+        }
+        try validate(options)
+        return .run(options)
+    }
+
+    /// Rules between flags.
+    private func validate(_ options: TunerOptions) throws(UsageError) {
+        if options.file != nil {
+            for live in ["device", "rate", "list-devices"] where options.given.contains(live) {
+                throw .conflict("'--file' and '--\(live)' cannot be used together: '--\(live)' is for live input; "
+                    + "leave out one of them.")
+            }
+        }
+    }
+
+    /// The definition an argument names, and the value written into it (`--a4=442`, `-t5`), if any.
+    private func find(_ argument: String) throws(UsageError) -> (OptionDefinition, String?) {
+        if argument.hasPrefix("--") {
+            let body = argument.dropFirst(2)
+            let name = body.prefix { $0 != "=" }
+            let value = body.count > name.count ? String(body.dropFirst(name.count + 1)) : nil
+            guard let definition = definitions.first(where: { $0.long == name }) else {
+                throw .unknownOption("--\(name)", suggestion: suggestion(for: String(name)))
+            }
+            return (definition, value)
+        }
+        let letter = argument.dropFirst().first!
+        let word = String(argument.dropFirst())
+        if word.count > 1, let long = definitions.first(where: { $0.long == word.prefix { $0 != "=" } }) {
+            throw .unknownOption(argument, suggestion: "--\(long.long)")  // "-file": one dash too few
+        }
+        var rest = argument.dropFirst(2)
+        if rest.hasPrefix("=") { rest = rest.dropFirst() }
+        guard let definition = definitions.first(where: { $0.short == letter }) else {
+            throw .unknownOption("-\(letter)", suggestion: nil)
+        }
+        return (definition, rest.isEmpty && !argument.hasSuffix("=") ? nil : String(rest))
+    }
+
+    /// A long flag within two edits of `name`, e.g. "--tolerence" → "--tolerance".
+    private func suggestion(for name: String) -> String? {
+        let candidates = definitions.map(\.long) + ["help", "version"]
+        let scored = candidates.map { ($0, Self.editDistance(name, $0)) }.min { $0.1 < $1.1 }
+        guard let (best, distance) = scored, distance <= 2, distance < best.count else { return nil }
+        return "--\(best)"
+    }
+
+    /// `-x…` or `--x…`, but not "-" alone and not a negative number such as "-5".
+    static func looksLikeFlag(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), argument.count > 1 else { return false }
+        return Double(argument) == nil
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The text of `tuner --help` and the usage line of errors, made from the flag definitions and the
+/// defaults of `TunerOptions()`.
+enum HelpText {
+    static let name = "tuner"
+    static let version = "0.1.0"
+    static let width = 80
+
+    static func usage(_ definitions: [OptionDefinition] = TunerFlags.all) -> String {
+        let parts = definitions.map { "[\($0.label)]" }
+        return wrap(["Usage:", name] + parts, width: width, indent: "       ").joined(separator: "\n")
+    }
+
+    static func render(_ definitions: [OptionDefinition] = TunerFlags.all, defaults: TunerOptions = TunerOptions()) -> String {
+        var lines: [String] = []
+        lines += wrapText("OVERVIEW: A tuner for the terminal: play a note and read its name, frequency and how "
+                          + "many cents it is sharp or flat.", indent: "")
+        lines.append("")
+        lines += wrap(["USAGE:", name] + definitions.map { "[\($0.label)]" }, width: width, indent: "       ")
+        lines.append("")
+        lines.append("OPTIONS:")
+        let builtins: [(String, String)] = [("--version", "Show the version."), ("-h, --help", "Show help information.")]
+        let rows = definitions.map { d -> (String, String) in
+            let shown = d.defaultText?(defaults).map { " (default:\(nonBreakingSpace)\($0))" } ?? ""
+            return (d.helpLabel, d.help + shown)
+        } + builtins
+        let column = 26
+        for (label, text) in rows {
+            let padded = "  " + label
+            var body = wrapText(text, indent: String(repeating: " ", count: column))
+            if padded.count + 2 <= column {
+                body[0] = padded + String(repeating: " ", count: column - padded.count) + body[0].dropFirst(column)
+                lines += body
+            } else {
+                lines.append(padded)
+                lines += body
+            }
+        }
+        lines.append("")
+        lines.append("OUTPUT (--output jsonl): one JSON object per reading, in order, e.g.")
+        lines.append("  {\"time\":1.23,\"frequency\":109.536,\"note\":\"A2\",\"cents\":-7.3,\"in_tune\":false,\"level_db\":-12.5}")
+        lines += wrapText("time: seconds of input consumed; frequency (Hz, unrounded), note and cents (clamped "
+                          + "to ±50) are null when there is no pitch; in_tune: |cents| ≤ tolerance; level_db: "
+                          + "input level in dBFS.", indent: "  ")
+        lines.append("")
+        lines.append("EXIT CODES:")
+        for (code, text) in ExitCode.documented {
+            let label = "  \(code.rawValue)"
+            var body = wrapText(text, indent: String(repeating: " ", count: 8))
+            body[0] = label + String(repeating: " ", count: 8 - label.count) + body[0].dropFirst(8)
+            lines += body
+        }
+        lines.append("")
+        lines.append("EXAMPLES:")
+        lines.append("  tuner --file guitar.wav")
+        lines.append("  tuner -f bass.flac --channel 1 --a4 442 -t 2")
+        lines.append("  tuner --file guitar.wav --output jsonl | head -3")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Words joined into lines of at most `width` characters; lines after the first start with `indent`.
+    static func wrap(_ words: [String], width: Int, indent: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if line.isEmpty {
+                line = (lines.isEmpty ? "" : indent) + word
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = indent + word
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// A paragraph wrapped to the help width, every line starting with `indent`.
+    static func wrapText(_ text: String, indent: String) -> [String] {
+        let words = text.split(separator: " ").map(String.init)
+        guard let first = words.first else { return [indent] }
+        return wrap([indent + first] + words.dropFirst(), width: width, indent: indent)
+            .map { $0.replacingOccurrences(of: nonBreakingSpace, with: " ") }
+    }
+
+    /// Joins words that must stay on one line, such as "(default: text)"; printed as a plain space.
+    static let nonBreakingSpace = "\u{00A0}"
+}

@@ -1,0 +1,94 @@
+import TunerKit
+
+/// The flags of `tuner`, in the order the help lists them. Adding a flag is adding an entry here
+/// (and a field with its default to `TunerOptions`).
+enum TunerFlags {
+    static let all: [OptionDefinition] = [
+        OptionDefinition(
+            long: "file", short: "f", valueName: "path", example: "guitar.wav",
+            help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at 8000…192000 Hz; several channels are mixed to mono.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be the path of an audio file") }
+                options.file = value
+            }),
+        OptionDefinition(
+            long: "channel", short: nil, valueName: "n", example: "1",
+            help: "Analyse only channel n of the file (1 = first) instead of the mix of all channels.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let n = Int(value), n >= 1 else { throw .init("must be a whole number, 1 or more") }
+                options.channel = n
+            }),
+        OptionDefinition(
+            long: "tolerance", short: "t", valueName: "cents", example: "5",
+            help: "A note is in tune when it is within this many cents of the nearest note, "
+                + "\(range(TunerOptions.toleranceRange)).",
+            defaultText: { number($0.tolerance.value) },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                options.tolerance = Cents(try parse(value, in: TunerOptions.toleranceRange))
+            }),
+        OptionDefinition(
+            long: "a4", short: nil, valueName: "hz", example: "442",
+            help: "Reference pitch: the frequency of A4 in Hz, \(range(TunerOptions.a4Range)).",
+            defaultText: { number($0.a4.value) },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                options.a4 = Hertz(try parse(value, in: TunerOptions.a4Range))
+            }),
+        OptionDefinition(
+            long: "output", short: nil, valueName: "format", example: "jsonl",
+            help: "How readings are printed: text (one line per reading) or jsonl (one JSON object per reading).",
+            defaultText: { $0.output?.rawValue ?? OutputFormat.automaticDescription },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let format = OutputFormat(rawValue: value) else {
+                    throw .init("must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.output = format
+            }),
+        OptionDefinition(
+            long: "device", short: "d", valueName: "name", example: "hw:1",
+            help: "ALSA capture device for live input (live input is not available yet).",
+            defaultText: { $0.device },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:1") }
+                options.device = value
+            }),
+        OptionDefinition(
+            long: "rate", short: nil, valueName: "hz", example: "44100",
+            help: "Sample rate asked of the capture device, \(TunerOptions.rateRange.lowerBound)…"
+                + "\(TunerOptions.rateRange.upperBound) Hz.",
+            defaultText: { String($0.rate) },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                let r = TunerOptions.rateRange
+                guard let rate = Int(value), r.contains(rate) else {
+                    throw .init("must be a whole number of Hz between \(r.lowerBound) and \(r.upperBound)")
+                }
+                options.rate = rate
+            }),
+        OptionDefinition(
+            long: "list-devices", short: nil, valueName: nil, example: nil,
+            help: "List the capture devices and exit.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.listDevices = true }),
+    ]
+
+    /// Parses a finite number within `bounds`.
+    static func parse(_ value: String, in bounds: ClosedRange<Double>) throws(OptionDefinition.InvalidValue) -> Double {
+        guard let parsed = Double(value), parsed.isFinite else {
+            throw .init("must be a number between \(Self.number(bounds.lowerBound)) and \(Self.number(bounds.upperBound))")
+        }
+        guard bounds.contains(parsed) else {
+            throw .init("must be between \(Self.number(bounds.lowerBound)) and \(Self.number(bounds.upperBound))")
+        }
+        return parsed
+    }
+
+    /// 3 → "3", 0.1 → "0.1", 442.5 → "442.5".
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static func range(_ bounds: ClosedRange<Double>) -> String {
+        "\(number(bounds.lowerBound))…\(number(bounds.upperBound))"
+    }
+}

@@ -1,0 +1,63 @@
+import TunerKit
+
+/// Everything the command line can set. The defaults live here, in the initialiser, and nowhere else:
+/// the help text reads them from an instance made with `TunerOptions()`.
+public struct TunerOptions: Sendable, Equatable {
+    /// Tune from this audio file; nil means live input.
+    public var file: String?
+    /// Analyse only this channel of the file (1-based); nil mixes all channels to mono.
+    public var channel: Int?
+    /// A reading is in tune when |cents| ≤ tolerance.
+    public var tolerance: Cents
+    /// Reference pitch: the frequency of A4.
+    public var a4: Hertz
+    /// How readings are printed; nil chooses `OutputFormat.automatic`.
+    public var output: OutputFormat?
+    /// ALSA capture device for live input.
+    public var device: String
+    /// Sample rate asked of the capture device, in Hz.
+    public var rate: Int
+    /// List the capture devices and exit.
+    public var listDevices: Bool
+    /// Long names of the flags given on the command line (to tell a default from an explicit choice).
+    public var given: Set<String>
+
+    public init(file: String? = nil, channel: Int? = nil, tolerance: Cents = Cents(3), a4: Hertz = Hertz(440),
+                output: OutputFormat? = nil, device: String = "default", rate: Int = 48_000,
+                listDevices: Bool = false, given: Set<String> = []) {
+        self.file = file
+        self.channel = channel
+        self.tolerance = tolerance
+        self.a4 = a4
+        self.output = output
+        self.device = device
+        self.rate = rate
+        self.listDevices = listDevices
+        self.given = given
+    }
+
+    /// Accepted ranges, stated once for parsing and for the help text.
+    public static let toleranceRange = 0.1...50.0
+    public static let a4Range = 400.0...480.0
+    public static let rateRange = 8_000...192_000
+
+    /// The engine settings these options ask for.
+    public var configuration: TunerConfiguration {
+        TunerConfiguration(a4: a4, tolerance: tolerance)
+    }
+}
+
+/// How readings are printed.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// One human-readable line per reading.
+    case text
+    /// One JSON object per reading (JSON Lines).
+    case jsonl
+
+    /// The format used when `--output` is not given. (The live screen, when it exists, becomes the
+    /// default on a terminal here.)
+    public static func automatic(outputIsTerminal: Bool) -> OutputFormat { .text }
+
+    /// How the default is described in the help text.
+    static let automaticDescription = "text"
+}

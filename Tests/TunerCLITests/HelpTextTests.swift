@@ -1,0 +1,89 @@
+import Testing
+@testable import TunerCLI
+
+/// `tuner --help` is part of the interface: this pins it word for word. A change to a flag, a default
+/// or an exit code shows up here and must be made on purpose.
+@Suite struct HelpTextTests {
+    static let expected = """
+    OVERVIEW: A tuner for the terminal: play a note and read its name, frequency and
+    how many cents it is sharp or flat.
+
+    USAGE: tuner [--file <path>] [--channel <n>] [--tolerance <cents>] [--a4 <hz>]
+           [--output <format>] [--device <name>] [--rate <hz>] [--list-devices]
+
+    OPTIONS:
+      -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
+                              8000…192000 Hz; several channels are mixed to mono.
+      --channel <n>           Analyse only channel n of the file (1 = first) instead
+                              of the mix of all channels.
+      -t, --tolerance <cents>
+                              A note is in tune when it is within this many cents of
+                              the nearest note, 0.1…50. (default: 3)
+      --a4 <hz>               Reference pitch: the frequency of A4 in Hz, 400…480.
+                              (default: 440)
+      --output <format>       How readings are printed: text (one line per reading)
+                              or jsonl (one JSON object per reading).
+                              (default: text)
+      -d, --device <name>     ALSA capture device for live input (live input is not
+                              available yet). (default: default)
+      --rate <hz>             Sample rate asked of the capture device, 8000…192000
+                              Hz. (default: 48000)
+      --list-devices          List the capture devices and exit.
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    OUTPUT (--output jsonl): one JSON object per reading, in order, e.g.
+      {"time":1.23,"frequency":109.536,"note":"A2","cents":-7.3,"in_tune":false,"level_db":-12.5}
+      time: seconds of input consumed; frequency (Hz, unrounded), note and cents
+      (clamped to ±50) are null when there is no pitch; in_tune: |cents| ≤
+      tolerance; level_db: input level in dBFS.
+
+    EXIT CODES:
+      0     Success, also when the reader of the output stops early (e.g. '| head').
+      1     A runtime failure (e.g. live input is not available yet).
+      64    A usage error: unknown flag, missing or bad value, or a --channel the
+            file does not have.
+      66    The input file cannot be read: missing, a directory, not audio, empty,
+            or a sample rate outside 8000…192000 Hz.
+
+    EXAMPLES:
+      tuner --file guitar.wav
+      tuner -f bass.flac --channel 1 --a4 442 -t 2
+      tuner --file guitar.wav --output jsonl | head -3
+
+    """
+
+    @Test func helpIsPinned() throws {
+        let result = try TunerBinary.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == Self.expected)
+    }
+
+    @Test(arguments: [["-h"], ["--tolerance", "99", "--help"], ["--bogus", "-h"]])
+    func helpWinsAnywhere(_ arguments: [String]) throws {
+        let result = try TunerBinary.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout == Self.expected)
+    }
+
+    @Test func versionPrintsNameAndVersion() throws {
+        let result = try TunerBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "tuner 0.1.0\n")
+        #expect(result.stderr == "")
+    }
+
+    /// The help is made from the flag table and `TunerOptions()`: every flag and its default appear.
+    @Test func everyFlagAndDefaultIsListed() {
+        let help = TunerCommand.helpText
+        let defaults = TunerOptions()
+        for flag in TunerFlags.all {
+            #expect(help.contains("  " + flag.helpLabel), "\(flag.long) is missing")
+            if let shown = flag.defaultText?(defaults) {
+                #expect(help.contains("(default: \(shown))"), "default of \(flag.long) is missing")
+            }
+        }
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 || $0.hasPrefix("  {") })
+    }
+}
