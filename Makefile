@@ -38,4 +38,5 @@ bench: deps
 	swift build -c release --product tuner && \
 	skip=$$(cat Benchmarks/out/pyin-skip.txt 2>/dev/null || true) && \
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
-	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) --skip-note "$$skip" $(BENCH_ARGS)
+	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
+	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS)

@@ -10,6 +10,7 @@ import datetime
 import math
 import multiprocessing
 import os
+import pickle
 import platform
 import subprocess
 import sys
@@ -114,6 +115,23 @@ def cpu_of(argv, scratch, repeats=3):
     return best
 
 
+def peak_rss_kib(argv, scratch):
+    """Peak RSS of argv, KiB, as GNU time reports it for its own child.
+
+    Not from our wait4(): a child forked from this (large) Python process keeps the parent's RSS
+    high-water mark through exec, so its ru_maxrss would report Python's size. GNU time is small and
+    forks the measured program itself.
+    """
+    report = scratch + ".time"
+    s = trackers.run_measured(["/usr/bin/time", "-f", "%M", "-o", report] + argv, scratch, timeout=600)
+    if s.status != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited with {s.status}")
+    with open(report) as fh:
+        kib = int(fh.read().split()[-1])
+    os.unlink(report)
+    return kib
+
+
 def speed(manifest, root, ours_binary, out_dir):
     sp = manifest["speed"]
     long_path, tiny_path = os.path.join(root, sp["long"]), os.path.join(root, sp["tiny"])
@@ -135,8 +153,8 @@ def speed(manifest, root, ours_binary, out_dir):
             ours = trackers.Ours(ours_binary)
             o_long, o_tiny = cpu_of(ours.command(long_path), scratch), cpu_of(ours.command(tiny_path), scratch)
             res["ours"] = max(o_long.cpu - o_tiny.cpu, 0.0) / seconds
-            res["ours_rss_mib"] = o_long.maxrss_kib / 1024
-            res["ours_rss_tiny_mib"] = o_tiny.maxrss_kib / 1024
+            res["ours_rss_mib"] = peak_rss_kib(ours.command(long_path), scratch) / 1024
+            res["ours_rss_tiny_mib"] = peak_rss_kib(ours.command(tiny_path), scratch) / 1024
             trackers.run_measured(ours.command(long_path), scratch, timeout=600)
             with open(scratch) as fh:
                 n = sum(1 for line in fh if line.strip())
@@ -155,6 +173,8 @@ def speed(manifest, root, ours_binary, out_dir):
 def fmt(v, unit="", digits=None):
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "n/a"
+    if v == math.inf:
+        return "never"
     if digits is None:
         digits = 3 if abs(v) < 1 else 2 if abs(v) < 10 else 1
     return f"{v:.{digits}f}{unit}"
@@ -231,6 +251,12 @@ def main():
     def res(t):
         return results.get(t, {})
 
+    def ran(t, entries):
+        """The entries tracker t was run on (pYIN: its subset unless --pyin full)."""
+        if t == PYIN and args.pyin == "subset":
+            return [e for e in entries if in_pyin_subset(e)]
+        return entries
+
     by_set = lambda s: [e for e in files if e["set"] == s]
     synth = by_set("synthetic")
     out = []
@@ -270,7 +296,7 @@ def main():
     for snr in corpus.SNRS:
         ents = [e for e in synth if e["snr"] == snr]
         for t in columns:
-            a = metrics.accuracy(res(t), ents) if t in trackers_order else None
+            a = metrics.accuracy(res(t), ran(t, ents)) if t in trackers_order else None
             acc[(snr, t)] = a
             label = "clean" if snr is None else f"{snr} dB"
             if a is None:
@@ -294,7 +320,7 @@ def main():
             if t not in trackers_order:
                 row.append("n/a")
                 continue
-            r = metrics.crlb_ratio(res(t), ents, lambda fs, f1, t=t: window_samples(t, fs, f1))
+            r = metrics.crlb_ratio(res(t), ran(t, ents), lambda fs, f1, t=t: window_samples(t, fs, f1))
             crlb[(snr, t)] = r
             row.append(col(t, fmt(r, "×")))
         rows.append(row)
@@ -307,7 +333,7 @@ def main():
     for snr in (None, 20):
         ents = [e for e in by_set("missing") if e["snr"] == snr]
         for t in columns:
-            a = metrics.accuracy(res(t), ents) if t in trackers_order else None
+            a = metrics.accuracy(res(t), ran(t, ents)) if t in trackers_order else None
             label = "clean" if snr is None else f"{snr} dB"
             if a is None:
                 rows.append([label, t] + ["n/a"] * 4)
@@ -322,7 +348,7 @@ def main():
     p("## Instrument renders (FluidR3 GM, open strings; relative truth |(m(d) − m(0)) − d|)\n")
     rows = []
     for t in columns:
-        r = metrics.relative_detune(res(t), by_set("instrument")) if t in trackers_order else None
+        r = metrics.relative_detune(res(t), ran(t, by_set("instrument"))) if t in trackers_order else None
         inst[t] = r
         if r is None:
             rows.append([t] + ["n/a"] * 6)
@@ -338,7 +364,7 @@ def main():
         ents = [e for e in by_set("instrument") if e["program"] == prog]
         row = [f"{name} ({prog})"]
         for t in columns:
-            r = metrics.relative_detune(res(t), ents) if t in trackers_order else None
+            r = metrics.relative_detune(res(t), ran(t, ents)) if t in trackers_order and ran(t, ents) else None
             row.append("n/a" if r is None else col(t, f"{fmt(r['median'])} / {fmt(r['p95'])}"))
         fam_rows.append(row)
     p("Per instrument, relative detune error median / p95 (¢):\n")
@@ -353,7 +379,7 @@ def main():
         if t not in trackers_order:
             rows.append([t, "n/a", "n/a", "n/a"])
             continue
-        ents = [e for e in clean if t != PYIN or args.pyin != "subset" or in_pyin_subset(e)]
+        ents = ran(t, clean)
         per = metrics.bad_frames_per_note(res(t), ents)
         bad[t] = per
         worst = max(per, key=lambda m: per[m])
@@ -368,7 +394,7 @@ def main():
     seq = {}
     rows = []
     for t in columns:
-        r = metrics.sequences(res(t), by_set("sequence")) if t in trackers_order else None
+        r = metrics.sequences(res(t), ran(t, by_set("sequence"))) if t in trackers_order else None
         seq[t] = r
         if r is None:
             rows.append([t] + ["n/a"] * 6)
@@ -475,6 +501,9 @@ def main():
     p(table(["metric", "target", "ours", "result"], tg))
     passed = sum(1 for row in tg if row[3] == "PASS")
     p(f"\n{passed}/{len(tg)} targets pass. Wall time {time.time() - started:.0f} s.")
+
+    with open(os.path.join(args.out, "readings.pkl"), "wb") as fh:
+        pickle.dump({"results": results, "errors": errors, "speed": sp}, fh)
 
     text = "\n".join(out) + "\n"
     print(text)

@@ -159,7 +159,8 @@ def sequences(results, entries):
     """Time to lock (±5 ¢, ±1 ¢), never locked, octave errors on attacks, pitches in silent gaps.
 
     Lock: the first reading after the onset from which every reading until the note ends is voiced
-    and within the tolerance; time to lock = that reading's time − onset. Attack: readings in the
+    and within the tolerance; time to lock = that reading's time − onset; a note that never locks
+    counts as infinitely late in the median (so the median is over all notes). Attack: readings in the
     first 0.3 s after the onset. Gap frames: readings in a silent gap at least GAP_MARGIN after the
     gap's start (earlier ones may still see the note through their analysis window).
     """
@@ -184,6 +185,7 @@ def sequences(results, entries):
                 first = 0 if len(bad_idx) == 0 else bad_idx[-1] + 1
                 if first >= len(t):
                     never[tol] += 1
+                    locks[tol].append(math.inf)
                 else:
                     locks[tol].append(t[first] - seg["start"])
             att = (t <= seg["start"] + 0.3) & ~np.isnan(err)
@@ -196,8 +198,8 @@ def sequences(results, entries):
     if not notes:
         return None
     return {
-        "lock5": float(np.median(locks[5.0]) * 1000) if locks[5.0] else math.nan,
-        "lock1": float(np.median(locks[1.0]) * 1000) if locks[1.0] else math.nan,
+        "lock5": float(np.median(locks[5.0]) * 1000),
+        "lock1": float(np.median(locks[1.0]) * 1000),
         "never5": pct(never[5.0], notes), "never1": pct(never[1.0], notes), "notes": notes,
         "attack_octave": pct(attack_oct, attack_voiced),
         "gap_pitched": pct(gap_pitched, gap_frames), "gap_frames": gap_frames,
