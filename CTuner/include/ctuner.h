@@ -12,6 +12,12 @@
  *  - one engine is used from one thread at a time; different engines may run on different threads.
  *
  * Pitch convention: scientific pitch notation, A4 = `a4` Hz (default 440), C4 = middle C = MIDI 60.
+ *
+ * Buffer lengths (fs = sample rate, f = the note's frequency):
+ *  - period decision: 3.5 periods of min_frequency (121 ms at the default 29 Hz), decimated to ~20 kHz;
+ *  - frequency: frames of L = min(max(6·fs/f, 0.032·fs), 6·fs/min_frequency) samples. A held note is
+ *    measured over 2L samples (its effective window N for a Cramér–Rao comparison); a new note
+ *    over 1.5L. Results every hop_seconds (default 10 ms).
  */
 #ifndef CTUNER_H
 #define CTUNER_H

@@ -28,8 +28,14 @@
  *  - history: a ring of the newest input, long enough for 1.5 × the longest refinement frame;
  *  - decimated history for the NSDF: W_d = ceil(3.5 · fs_d / min_frequency) samples, FFT size
  *    nextpow2(W_d + max_lag + 1);
- *  - refinement frames: length L = clamp(6 periods, 32 ms, 6 periods of min_frequency), frame pair
- *    offset D = L/2, FFT sizes nextpow2(L) … nextpow2(L_max) (one plan per power of two).
+ *  - refinement frames: length L = clamp(6 periods, 32 ms, 6 periods of min_frequency); the pair's
+ *    offset D grows from L/2 at a note's onset to L once the note has held that long, so a held note
+ *    is measured over 2L samples (its effective window) and a new one locks after 1.5L; FFT sizes
+ *    nextpow2(L) … nextpow2(L_max), one plan per power of two.
+ *
+ * A lone sinusoid (no second partial above the noise) is measured again with Hann frames: nothing
+ * can leak into it, and the smaller taper brings the error to about 1.4× the Cramér–Rao bound of
+ * the 2L samples used (Blackman–Harris frames: about 1.7×).
  */
 #include "PitchEngine.hpp"
 
@@ -144,6 +150,8 @@ struct PitchEngine::Impl {
     std::size_t nsdfWindow;
     std::size_t minLag, maxLag;
     RealFFT nsdfFFT;
+    std::size_t shortWindow, shortMaxLag;  // the newest 45 ms, for quick note changes
+    RealFFT shortFFT;
     std::vector<double> nsdf;
 
     // Refinement.
@@ -155,7 +163,8 @@ struct PitchEngine::Impl {
     std::vector<float> scratch;
     std::vector<Partial> partials;
     std::size_t levelWindow;
-    double lastFrequency = 0;  // the previous pitched result, for octave hysteresis
+    double lastFrequency = 0;           // the previous pitched result, for octave hysteresis
+    unsigned long long heldSince = 0;   // input sample count when the current note began
 
     explicit Impl(const ct_config &c)
         : fs(c.sample_rate), a4(c.a4), minFrequency(c.min_frequency), maxFrequency(c.max_frequency),
@@ -166,7 +175,10 @@ struct PitchEngine::Impl {
           nsdfWindow(std::size_t(std::ceil(3.5 * fsDecimated / c.min_frequency))),
           minLag(std::max<std::size_t>(2, std::size_t(std::floor(fsDecimated / c.max_frequency)))),
           maxLag(std::size_t(std::ceil(fsDecimated / c.min_frequency)) + 2),
-          nsdfFFT(nextPow2(nsdfWindow + maxLag + 1), true), nsdf(maxLag + 2, 0.0),
+          nsdfFFT(nextPow2(nsdfWindow + maxLag + 1), true),
+          shortWindow(std::min(nsdfWindow, std::size_t(std::ceil(0.045 * fsDecimated)))),
+          shortMaxLag(std::min(maxLag, shortWindow / 3)),
+          shortFFT(nextPow2(shortWindow + shortMaxLag + 1), true), nsdf(maxLag + 3, 0.0),
           frameMin(std::size_t(std::ceil(0.032 * c.sample_rate))),
           frameMax(std::size_t(std::ceil(6.0 * c.sample_rate / c.min_frequency))),
           levelWindow(std::size_t(std::ceil(0.05 * c.sample_rate))) {
@@ -193,7 +205,7 @@ struct PitchEngine::Impl {
     }
     static std::size_t historyLength(const ct_config &c) {
         std::size_t frameMax = std::size_t(std::ceil(6.0 * c.sample_rate / c.min_frequency));
-        return frameMax + frameMax / 2 + 16 + std::size_t(std::ceil(0.05 * c.sample_rate));
+        return 2 * frameMax + 16 + std::size_t(std::ceil(0.05 * c.sample_rate));
     }
     static std::size_t decimatedLength(const ct_config &c) {
         std::size_t d = std::max<std::size_t>(1, std::size_t(c.sample_rate / 20000.0));
@@ -209,14 +221,23 @@ struct PitchEngine::Impl {
     }
 
     // ---- Stage 1: NSDF period decision on the decimated history -------------------------------
-    /// Returns the period in decimated samples (fractional), or 0; `clarity` gets the NSDF peak.
-    double decidePeriod(double &clarity) {
-        const std::size_t W = nsdfWindow;
+    struct Period {
+        double lag = 0;      // in decimated samples (fractional); 0 when none
+        double clarity = 0;  // the NSDF at that lag
+    };
+
+    /// The MPM period of the newest W decimated samples, searching lags minLag…lagLimit.
+    Period nsdfPeriod(RealFFT &f, std::size_t W, std::size_t lagLimit) {
         const float *x = decimated.latest(W);
-        RealFFT &f = nsdfFFT;
         const std::size_t M = f.size;
-        std::memcpy(f.in, x, W * sizeof(float));
+        // Without its mean: a DC offset makes the autocorrelation positive at every lag, so the NSDF
+        // would never cross zero and no key maximum (no pitch) would be found.
+        double sum = 0;
+        for (std::size_t j = 0; j < W; ++j) sum += x[j];
+        const float mean = float(sum / double(W));
+        for (std::size_t j = 0; j < W; ++j) f.in[j] = x[j] - mean;
         std::fill(f.in + W, f.in + M, 0.0f);
+        auto xc = [&](std::size_t j) { return double(x[j] - mean); };
         fftwf_execute(f.forward);
         for (std::size_t i = 0; i < M / 2 + 1; ++i) {
             float re = f.out[i][0], im = f.out[i][1];
@@ -226,20 +247,16 @@ struct PitchEngine::Impl {
         fftwf_execute(f.inverse);  // f.in[τ] = M · r(τ)
         // m(τ) = Σ_{j<W−τ} x_j² + x_{j+τ}², updated from m(τ−1).
         double m = 0;
-        for (std::size_t j = 0; j < W; ++j) m += 2.0 * double(x[j]) * x[j];
+        for (std::size_t j = 0; j < W; ++j) m += 2.0 * xc(j) * xc(j);
         const double scale = 1.0 / double(M);
-        double energy0 = m;
-        for (std::size_t tau = 0; tau <= maxLag && tau < W; ++tau) {
-            if (tau > 0) {
-                m -= double(x[tau - 1]) * x[tau - 1] + double(x[W - tau]) * x[W - tau];
-            }
+        const double energy0 = m;
+        const std::size_t last = std::min(lagLimit, W - 1);
+        for (std::size_t tau = 0; tau <= last + 1 && tau < W; ++tau) {
+            if (tau > 0) m -= xc(tau - 1) * xc(tau - 1) + xc(W - tau) * xc(W - tau);
             double r = double(f.in[tau]) * scale;
             nsdf[tau] = (m > 1e-12 * energy0 && m > 0) ? 2.0 * r / m : 0.0;
         }
         // Key maxima: the highest point between each positive-going and negative-going zero crossing.
-        std::size_t last = std::min(maxLag, W - 1);
-        double best = 0;
-        // First pass: the highest key maximum at or beyond minLag.
         auto scan = [&](auto &&visit) {
             std::size_t tau = 1;
             while (tau <= last && nsdf[tau] > 0) ++tau;  // leave the central lobe
@@ -252,45 +269,71 @@ struct PitchEngine::Impl {
                     ++tau;
                 }
                 if (tau > last && peak == last) break;  // lobe cut by the lag range: not a whole maximum
-                if (peak >= minLag) {
-                    if (!visit(peak)) return;
-                }
+                if (peak >= minLag && !visit(peak)) return;
             }
         };
+        double best = 0;
         scan([&](std::size_t p) {
             best = std::max(best, nsdf[p]);
             return true;
         });
-        if (best <= 0) {
-            clarity = 0;
-            return 0;
-        }
+        if (best <= 0) return {};
+        // The first key maximum within 0.9 of the highest: not an octave too low.
         const double threshold = 0.9 * best;
         std::size_t chosen = 0;
         scan([&](std::size_t p) {
-            if (nsdf[p] >= threshold) {
-                chosen = p;
-                return false;
-            }
-            return true;
+            if (nsdf[p] < threshold) return true;
+            chosen = p;
+            return false;
         });
-        if (chosen == 0) {
-            clarity = 0;
-            return 0;
-        }
+        if (chosen == 0) return {};
         // Parabolic interpolation of the peak.
         double a = nsdf[chosen - 1], b = nsdf[chosen], c = nsdf[chosen + 1];
         double denom = a - 2 * b + c;
         double shift = (std::abs(denom) > 1e-12) ? 0.5 * (a - c) / denom : 0.0;
         shift = std::max(-0.5, std::min(0.5, shift));
-        clarity = std::min(1.0, b - 0.25 * (a - c) * shift);
-        return double(chosen) + shift;
+        return {double(chosen) + shift, std::min(1.0, b - 0.25 * (a - c) * shift)};
+    }
+
+    /// The period over the long window (3.5 periods of the lowest note), unless a short window of the
+    /// newest 45 ms clearly hears another note: after a string change the long window still holds
+    /// the old string for a while (and the two together can look periodic at a common subharmonic),
+    /// while the short one hears only the new string. A long period beyond the short window's reach
+    /// that is a whole multiple of the short one is kept: that is a low note whose harmonic the
+    /// short window saw, not a new note.
+    /// While the two windows hear different notes clearly (the moment of a string change), no period
+    /// is returned at all rather than a wrong one.
+    Period decidePeriod() {
+        Period longP = nsdfPeriod(nsdfFFT, nsdfWindow, maxLag);
+        Period shortP = nsdfPeriod(shortFFT, shortWindow, shortMaxLag);
+        if (shortP.lag <= 0 || longP.lag <= 0 || longP.clarity < 0.5) {
+            return shortP.clarity >= 0.9 ? shortP : longP;
+        }
+        const double ratio = longP.lag / shortP.lag;
+        const bool same = std::abs(ratio - 1.0) < 0.03;
+        const bool multiple = ratio > 1.5 && std::abs(ratio - std::round(ratio)) < 0.03 * ratio;
+        // The short window agrees: the same period, or a harmonic of a note too low for it to see.
+        if (same || (multiple && longP.lag > double(shortMaxLag))) return longP;
+        if (shortP.clarity >= 0.9 && shortP.clarity > longP.clarity) return shortP;  // a new note
+        if (shortP.clarity >= 0.8) return {};  // the windows disagree: a note is changing
+        // The long window claims a note other than the one just read, and the short window hears
+        // something else: the long one may be hearing two strings at once.
+        if (lastFrequency > 0 && shortP.clarity >= 0.5) {
+            double cents = 1200.0 * std::log2(fsDecimated / longP.lag / lastFrequency);
+            if (std::abs(cents) > 50 && std::abs(cents - 1200) > 50) return {};
+        }
+        return longP;
     }
 
     // ---- Stage 2: phase-vocoder refinement of the partials -----------------------------------------
-    void fillWindow(std::size_t L) {
-        // 4-term Blackman–Harris, cos(kθ) from cos θ by Chebyshev recurrence (no trig per sample).
-        const double a0 = 0.35875, a1 = 0.48829, a2 = 0.14128, a3 = 0.01168;
+    enum class Taper { blackmanHarris, hann };
+
+    void fillWindow(std::size_t L, Taper taper = Taper::blackmanHarris) {
+        // 4-term Blackman–Harris (or Hann), cos(kθ) from cos θ by Chebyshev recurrence (no trig per
+        // sample).
+        const bool bh = taper == Taper::blackmanHarris;
+        const double a0 = bh ? 0.35875 : 0.5, a1 = bh ? 0.48829 : 0.5, a2 = bh ? 0.14128 : 0,
+                     a3 = bh ? 0.01168 : 0;
         const double step = 2.0 * kPi / double(L - 1);
         double cr = 1.0, ci = 0.0;  // e^{i n θ}
         const double sr = std::cos(step), si = std::sin(step);
@@ -362,26 +405,54 @@ struct PitchEngine::Impl {
         return first >= 0.0316 * strongest && third >= 0.01 * strongest;                  // −30, −40 dB
     }
 
+    /// The frequency of the partial whose DFT peak is at bin `peak`, from the phase advance between
+    /// the older frame (in `older`) and the newer one (in `f.out`), D samples later. The advance is
+    /// known only modulo 2π, so it is unwrapped around the peak's position interpolated on the
+    /// log-magnitudes (within a small fraction of a bin, far inside the ±M/(2D) bins it must be).
+    double phaseVocoder(const RealFFT &f, const std::vector<float> &older, long peak, std::size_t D) const {
+        double a = std::log(magnitudes[peak - 1] + 1e-30), b = std::log(magnitudes[peak] + 1e-30),
+               c = std::log(magnitudes[peak + 1] + 1e-30);
+        double denom = a - 2 * b + c;
+        double shift = denom < 0 ? std::max(-0.5, std::min(0.5, 0.5 * (a - c) / denom)) : 0.0;
+        double omegaRef = 2.0 * kPi * (double(peak) + shift) / double(f.size);
+        double phaseNew = std::atan2(f.out[peak][1], f.out[peak][0]);
+        double phaseOld = std::atan2(older[2 * peak + 1], older[2 * peak]);
+        double deviation = princarg(phaseNew - phaseOld - omegaRef * double(D));
+        return (omegaRef + deviation / double(D)) * fs / (2.0 * kPi);
+    }
+
+    /// Spectra of the frame pair (L samples each, the older one D samples earlier) into
+    /// `previousSpectrum` and `f.out`, and the newer one's magnitudes into `magnitudes`.
+    void framePair(RealFFT &f, std::size_t L, std::size_t D, Taper taper) {
+        const std::size_t bins = f.size / 2 + 1;
+        fillWindow(L, taper);
+        spectrum(f, L, D);
+        std::memcpy(previousSpectrum.data(), f.out, bins * sizeof(fftwf_complex));
+        spectrum(f, L, 0);
+        for (std::size_t i = 0; i < bins; ++i) magnitudes[i] = std::hypot(f.out[i][0], f.out[i][1]);
+    }
+
     /// Refines `coarse` (Hz). Returns the first-partial frequency, or 0 when no partial was measured.
-    double refine(double coarse) {
+    /// The frames are six periods long; their offset D grows from L/2 at a note's onset to L once the
+    /// note has held for that long (more precision for a held note, quick lock on a new one).
+    double refine(double coarse, std::size_t heldFor) {
         std::size_t L = std::size_t(std::ceil(6.0 * fs / coarse));
         L = std::max(frameMin, std::min(frameMax, L));
-        const std::size_t D = L / 2;
+        const std::size_t D = std::max(L / 2, std::min(L, heldFor));
         RealFFT &f = fftFor(L);
         const std::size_t M = f.size, bins = M / 2 + 1;
         const double binHz = fs / double(M);
-        fillWindow(L);
-
-        spectrum(f, L, D);  // the earlier frame
-        std::memcpy(previousSpectrum.data(), f.out, bins * sizeof(fftwf_complex));
-        spectrum(f, L, 0);  // the newest frame
-        for (std::size_t i = 0; i < bins; ++i) magnitudes[i] = std::hypot(f.out[i][0], f.out[i][1]);
-
+        framePair(f, L, D, Taper::blackmanHarris);
         const double floor = noiseFloor(bins, binHz);
 
         const double limit = std::min(0.45 * fs, 8000.0);
         partials.clear();
-        double f1 = coarse, B = 0, strongest = 0;
+        double f1 = coarse, B = 0;
+        // Partials weaker than −60 dB under the strongest peak are not trusted (window sidelobes of
+        // the strong ones reach −92 dB).
+        const std::size_t limitBin = std::min(bins - 1, std::size_t(limit / binHz));
+        const double strongest = *std::max_element(magnitudes.begin() + 1, magnitudes.begin() + limitBin + 1);
+        long lonePeak = 0;
         for (int k = 1; k <= 24; ++k) {
             double kk = k;
             double predicted = kk * f1 * std::sqrt((1 + B * kk * kk) / (1 + B));
@@ -400,18 +471,20 @@ struct PitchEngine::Impl {
             if (peak == lo || peak == hi) continue;  // rising into the edge: not this partial's peak
             double mag = magnitudes[peak];
             if (mag < 8.0 * floor || mag < 1e-3 * strongest) continue;
-            // Phase vocoder: the advance over D samples is ω·D (mod 2π).
-            double omegaBin = 2.0 * kPi * double(peak) / double(M);
-            double phaseNew = std::atan2(f.out[peak][1], f.out[peak][0]);
-            double phaseOld = std::atan2(previousSpectrum[2 * peak + 1], previousSpectrum[2 * peak]);
-            double deviation = princarg(phaseNew - phaseOld - omegaBin * double(D));
-            double frequency = (omegaBin + deviation / double(D)) * fs / (2.0 * kPi);
+            double frequency = phaseVocoder(f, previousSpectrum, peak, D);
             if (std::abs(frequency - predicted) > radius) continue;
             partials.push_back({k, frequency, mag});
-            strongest = std::max(strongest, mag);
+            lonePeak = peak;
             fit(f1, B);
         }
         if (partials.empty()) return 0;
+        if (partials.size() == 1 && partials.front().k == 1) {
+            // A lone sinusoid (a sine, a flute-like tone): no neighbour can leak into it, so the
+            // Hann window, whose smaller taper wastes less of the signal, measures it more precisely.
+            framePair(f, L, D, Taper::hann);
+            double frequency = phaseVocoder(f, previousSpectrum, lonePeak, D);
+            if (std::abs(frequency - f1) < 3.0 * binHz) f1 = frequency;
+        }
         return f1;
     }
 
@@ -472,9 +545,9 @@ struct PitchEngine::Impl {
             return r;
         }
 
-        double clarity = 0;
-        double period = decidePeriod(clarity);
-        r.confidence = std::max(0.0, clarity);
+        const Period chosen = decidePeriod();
+        const double period = chosen.lag, clarity = chosen.clarity;
+        r.confidence = std::max(0.0, std::min(1.0, clarity));
         if (period <= 0 || clarity < 0.5) {
             lastFrequency = 0;
             return r;
@@ -484,9 +557,17 @@ struct PitchEngine::Impl {
             lastFrequency = 0;
             return r;
         }
+        // A period near 2 samples is the Nyquist frequency, not a note (alternating samples would read
+        // as ≈ fs/2 — even above it, by the parabolic shift — when max_frequency is near fs/2).
+        if (coarse > 0.45 * fsDecimated) {
+            lastFrequency = 0;
+            return r;
+        }
         if (coarse / 2 >= minFrequency * 0.97 && subharmonicPresent(coarse)) coarse /= 2;
 
-        double refined = refine(coarse);
+        // A note "holds" while successive readings stay within 50 cents of each other.
+        if (lastFrequency <= 0 || std::abs(1200.0 * std::log2(coarse / lastFrequency)) > 50.0) heldSince = consumed;
+        double refined = refine(coarse, std::size_t(consumed - heldSince));
         double frequency = coarse;
         if (refined > 0) {
             // The two stages must agree within 30 cents; when they do not (a distorted attack, noise

@@ -13,3 +13,89 @@ static inline attr_t ctuner_a_reverse(void) { return A_REVERSE; }
 static inline attr_t ctuner_a_dim(void) { return A_DIM; }
 static inline attr_t ctuner_a_underline(void) { return A_UNDERLINE; }
 static inline int ctuner_color_pair(int n) { return COLOR_PAIR(n); }
+
+/* Terminal plumbing the screen needs beside curses: stdio streams for newterm, the window size
+ * (ioctl is variadic, which Swift cannot call), and bytes waiting on a descriptor. */
+#include <stdio.h>
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+
+static inline FILE *ctuner_stdout(void) { return stdout; }
+static inline FILE *ctuner_stdin(void) { return stdin; }
+static inline int ctuner_window_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+static inline int ctuner_pending_bytes(int fd) {
+    int n = 0;
+    return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+}
+
+/* Crash path: on a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) put the terminal back as
+ * best we can with async-signal-safe calls only — the termios saved before curses started and an
+ * escape sequence that resets attributes, shows the cursor and leaves the alternate screen — then let
+ * the signal take its course (the previous action, e.g. Swift's backtracer, is reinstated first). */
+struct ctuner_crash_state {
+    struct termios saved_termios;
+    int saved_termios_valid;
+    int installed;
+    struct sigaction previous[5];
+};
+static const int ctuner_fatal_signals[5] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+
+/* The state lives in a function so that it is emitted wherever the functions are (Swift's importer
+ * does not emit a header's file-scope statics). Each object file that calls these gets its own copy,
+ * so call them from one Swift file only (CursesTerminal.swift). */
+static inline struct ctuner_crash_state *ctuner_crash_state(void) {
+    static struct ctuner_crash_state state;
+    return &state;
+}
+
+static inline void ctuner_crash_restore(int sig) {
+    /* sgr0, cursor visible, keypad transmit off (rmkx), leave the alternate screen (rmcup). */
+    static const char reset[] = "\033[0m\033[?25h\033[?1l\033>\033[?1049l\r\n";
+    struct ctuner_crash_state *state = ctuner_crash_state();
+    if (state->saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->saved_termios);
+    ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
+    (void)ignored;
+    for (int i = 0; i < 5; i++) {
+        if (ctuner_fatal_signals[i] == sig) sigaction(sig, &state->previous[i], NULL);
+    }
+    raise(sig);
+}
+
+/* Call before curses changes the terminal modes. */
+static inline void ctuner_install_crash_restore(void) {
+    struct ctuner_crash_state *state = ctuner_crash_state();
+    if (state->installed) return;
+    state->saved_termios_valid = tcgetattr(STDIN_FILENO, &state->saved_termios) == 0;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = ctuner_crash_restore;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_NODEFER;
+    for (int i = 0; i < 5; i++) sigaction(ctuner_fatal_signals[i], &action, &state->previous[i]);
+    state->installed = 1;
+}
+
+/* Call after the terminal was restored the ordinary way. */
+static inline void ctuner_remove_crash_restore(void) {
+    struct ctuner_crash_state *state = ctuner_crash_state();
+    if (!state->installed) return;
+    for (int i = 0; i < 5; i++) sigaction(ctuner_fatal_signals[i], &state->previous[i], NULL);
+    state->installed = 0;
+}
+
+/* Drawing helpers: attributes and colour pair set and a string put in one call (wattr_set is a macro
+ * in some ncurses builds). */
+static inline int ctuner_put(int y, int x, const char *text, attr_t attributes, short pair) {
+    wattr_set(stdscr, attributes, pair, NULL);
+    return mvwaddstr(stdscr, y, x, text);
+}
+static inline attr_t ctuner_a_normal(void) { return A_NORMAL; }

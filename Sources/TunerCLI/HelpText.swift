@@ -44,6 +44,11 @@ enum HelpText {
                           + "to ±50) are null when there is no pitch; in_tune: |cents| ≤ tolerance; level_db: "
                           + "input level in dBFS.", indent: "  ")
         lines.append("")
+        lines += wrapText("SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the tolerance "
+                          + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz. "
+                          + "With no capture device, 'tuner' shows a built-in demo. NO_COLOR turns colours off.",
+                          indent: "")
+        lines.append("")
         lines.append("EXIT CODES:")
         for (code, text) in ExitCode.documented {
             let label = "  \(code.rawValue)"
@@ -53,6 +58,8 @@ enum HelpText {
         }
         lines.append("")
         lines.append("EXAMPLES:")
+        lines.append("  tuner")
+        lines.append("  tuner --device hw:1 --rate 44100")
         lines.append("  tuner --file guitar.wav")
         lines.append("  tuner -f bass.flac --channel 1 --a4 442 -t 2")
         lines.append("  tuner --file guitar.wav --output jsonl | head -3")

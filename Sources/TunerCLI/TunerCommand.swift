@@ -3,6 +3,7 @@ import Glibc
 #endif
 import TunerAudio
 import TunerKit
+import TunerScreen
 
 /// `tuner`: parses the command line, opens the input, runs a `TunerSession` and prints its readings.
 public enum TunerCommand {
@@ -43,48 +44,110 @@ public enum TunerCommand {
 
     /// Tunes the input the options name and shows the readings in the chosen format.
     static func tune(_ options: TunerOptions, io: SystemIO) async -> ExitCode {
+        if options.listDevices { return listDevices(io: io) }
+        let format = options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput))
         let source: any AudioSource
-        switch openSource(options, io: io) {
+        switch openSource(options, format: format, io: io) {
         case .success(let opened): source = opened
         case .failure(let exit): return exit.code
         }
-        let format = options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput))
         let session: TunerSession
         do {
-            // Every reading, in order: printed output is a record of the whole input.
-            session = try TunerSession(source: source, configuration: options.configuration, delivery: .everyReading)
+            // Printed output is a record of every reading; the screen only ever wants the newest.
+            session = try TunerSession(source: source, configuration: options.configuration,
+                                       delivery: format == .screen ? .newestOnly : .everyReading)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure
         }
-        let printed: ExitCode
         switch format {
-        case .text: printed = await printLines(of: session, with: TextFormatter(), io: io)
-        case .jsonl: printed = await printLines(of: session, with: JSONLinesFormatter(), io: io)
+        case .screen:
+            return await showScreen(session, options: options, io: io)
+        case .text, .jsonl:
+            let printed = format == .text ? await printLines(of: session, with: TextFormatter(), io: io)
+                : await printLines(of: session, with: JSONLinesFormatter(), io: io)
+            guard printed == .success else { return printed }
+            return reportFailure(of: session, io: io) ?? .success
         }
-        guard printed == .success else { return printed }
-        if let failure = session.failure {
-            if let error = failure as? AudioFileError { return report(error, io: io) }
-            io.printError("Error: the input failed: \(failure)\n")
+    }
+
+    /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
+    static func showScreen(_ session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
+        let outcome: ScreenOutcome
+        do {
+            outcome = try await TunerScreen.run(
+                session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
+                gate: options.configuration.gate)
+        } catch {
+            io.printError("Error: \(error)\n")
             return .failure
         }
-        return .success
+        switch outcome {
+        case .quit: return .success
+        case .signal(SIGINT): return .interrupted
+        case .signal(SIGHUP): return .hangup
+        case .signal: return .terminated
+        case .sourceFailed(let message):
+            return reportFailure(of: session, io: io) ?? {
+                io.printError("Error: the input failed: \(message)\n")
+                return .failure
+            }()
+        }
+    }
+
+    /// Prints why the input ended early, if it did, and returns the exit code for it.
+    static func reportFailure(of session: TunerSession, io: SystemIO) -> ExitCode? {
+        guard let failure = session.failure else { return nil }
+        if let error = failure as? AudioFileError { return report(error, io: io) }
+        if let error = failure as? ALSAError {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        io.printError("Error: the input failed: \(failure)\n")
+        return .failure
+    }
+
+    /// `--list-devices`: one capture PCM per line, "name — description".
+    static func listDevices(io: SystemIO) -> ExitCode {
+        let devices: [ALSADeviceHint]
+        do {
+            devices = try ALSACaptureSource.captureDevices()
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        let width = devices.map(\.name.count).max() ?? 0
+        let lines = devices.map { device in
+            device.description.isEmpty ? device.name
+                : device.name + String(repeating: " ", count: width - device.name.count) + "  " + device.description
+        }
+        return ExitCode(rawValue: print(lines.map { $0 + "\n" }.joined(), io: io)) ?? .failure
     }
 
     /// An exit code carried as an error (the message is already printed).
     struct Exit: Error { var code: ExitCode }
 
-    /// The input the options ask for: the file, or (not yet) live input. Prints why when it cannot.
-    static func openSource(_ options: TunerOptions, io: SystemIO) -> Result<any AudioSource, Exit> {
-        guard let path = options.file, !options.listDevices else {
-            io.printError("Error: live input is not available yet; tune an audio file with '--file <path>' "
-                          + "(see '\(HelpText.name) --help').\n")
-            return .failure(Exit(code: .failure))
+    /// The input the options ask for: the file (at real-time pace on the screen), or the capture device.
+    /// With no capture device, the screen shows the built-in demo instead, saying so in one line — unless
+    /// a device was named. Prints why when there is no input.
+    static func openSource(_ options: TunerOptions, format: OutputFormat, io: SystemIO) -> Result<any AudioSource, Exit> {
+        if let path = options.file {
+            do {
+                let file = try AudioFileSource(path: path, channel: options.channel)
+                return .success(format == .screen ? PacedSource(file) : file)
+            } catch {
+                return .failure(Exit(code: report(error, io: io)))
+            }
         }
         do {
-            return .success(try AudioFileSource(path: path, channel: options.channel))
+            return .success(try ALSACaptureSource(device: options.device, rate: options.rate))
         } catch {
-            return .failure(Exit(code: report(error, io: io)))
+            if format == .screen && error.kind == .noDevice && !options.given.contains("device") {
+                io.printError("No capture device (ALSA: \(error.reason)); showing the built-in demo.\n")
+                return .success(DemoSource(sampleRate: Double(options.rate), a4: options.a4))
+            }
+            io.printError("Error: \(error)\n")
+            return .failure(Exit(code: .unavailable))
         }
     }
 

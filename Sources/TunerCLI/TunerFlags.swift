@@ -37,7 +37,9 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "output", short: nil, valueName: "format", example: "jsonl",
-            help: "How readings are printed: text (one line per reading) or jsonl (one JSON object per reading).",
+            help: "How readings are shown: screen (the live tuner; a file plays at real-time pace), text (one "
+                + "line per reading) or jsonl (one JSON object per reading); text and jsonl run as fast as "
+                + "they can. The default is screen when standard output is a terminal, else text.",
             defaultText: { $0.output?.rawValue ?? OutputFormat.automaticDescription },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let format = OutputFormat(rawValue: value) else {
@@ -47,7 +49,7 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "device", short: "d", valueName: "name", example: "hw:1",
-            help: "ALSA capture device for live input (live input is not available yet).",
+            help: "ALSA capture device for live input, e.g. default, hw:1 or plughw:1,0 (see --list-devices).",
             defaultText: { $0.device },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:1") }
@@ -67,7 +69,7 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "list-devices", short: nil, valueName: nil, example: nil,
-            help: "List the capture devices and exit.",
+            help: "List the capture devices (name and description) and exit.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.listDevices = true }),
     ]

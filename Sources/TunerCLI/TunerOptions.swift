@@ -47,17 +47,18 @@ public struct TunerOptions: Sendable, Equatable {
     }
 }
 
-/// How readings are printed.
+/// How readings are shown.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    /// One human-readable line per reading.
+    /// The full-screen tuner (ncurses): a file plays at real-time pace, live input as it comes.
+    case screen
+    /// One human-readable line per reading, as fast as the input can be analysed.
     case text
-    /// One JSON object per reading (JSON Lines).
+    /// One JSON object per reading (JSON Lines), as fast as the input can be analysed.
     case jsonl
 
-    /// The format used when `--output` is not given. (The live screen, when it exists, becomes the
-    /// default on a terminal here.)
-    public static func automatic(outputIsTerminal: Bool) -> OutputFormat { .text }
+    /// The format used when `--output` is not given: the screen on a terminal, text otherwise.
+    public static func automatic(outputIsTerminal: Bool) -> OutputFormat { outputIsTerminal ? .screen : .text }
 
     /// How the default is described in the help text.
-    static let automaticDescription = "text"
+    static let automaticDescription = "screen/text"
 }

@@ -126,12 +126,22 @@ import TunerKit
                 + "use 1…2, or leave --channel out to mix them.\n")
     }
 
-    @Test(arguments: [[], ["--list-devices"], ["-d", "hw:0"]])
-    func liveInputIsNotAvailableYet(_ arguments: [String]) throws {
+    /// Live input on this machine (no sound card, output not a terminal): a clear error naming the device.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/snd"), "needs a machine without a sound card"),
+          arguments: [([], "default"), (["-d", "hw:7"], "hw:7"), (["--rate", "44100", "--output", "jsonl"], "default")])
+    func liveInputWithoutACaptureDeviceSaysSo(_ arguments: [String], device: String) throws {
         let result = try TunerBinary.run(arguments)
-        #expect(result.status == 1)
+        #expect(result.status == 69)
         #expect(result.stdout == "")
-        #expect(result.stderr == "Error: live input is not available yet; tune an audio file with '--file <path>' "
-                + "(see 'tuner --help').\n")
+        #expect(result.stderr == "Error: cannot open capture device \"\(device)\" (ALSA: No such file or directory); "
+                + "see --list-devices\n")
+    }
+
+    @Test func listDevicesPrintsCapturePCMsOnePerLine() throws {
+        let result = try TunerBinary.run(["--list-devices"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdoutLines.contains { $0.hasPrefix("null ") }, "alsa-lib's null PCM is always there")
+        #expect(result.stdoutLines.allSatisfy { !$0.hasPrefix(" ") })
     }
 }

@@ -21,14 +21,18 @@ import Testing
                               the nearest note, 0.1…50. (default: 3)
       --a4 <hz>               Reference pitch: the frequency of A4 in Hz, 400…480.
                               (default: 440)
-      --output <format>       How readings are printed: text (one line per reading)
-                              or jsonl (one JSON object per reading).
-                              (default: text)
-      -d, --device <name>     ALSA capture device for live input (live input is not
-                              available yet). (default: default)
+      --output <format>       How readings are shown: screen (the live tuner; a file
+                              plays at real-time pace), text (one line per reading)
+                              or jsonl (one JSON object per reading); text and jsonl
+                              run as fast as they can. The default is screen when
+                              standard output is a terminal, else text.
+                              (default: screen/text)
+      -d, --device <name>     ALSA capture device for live input, e.g. default, hw:1
+                              or plughw:1,0 (see --list-devices). (default: default)
       --rate <hz>             Sample rate asked of the capture device, 8000…192000
                               Hz. (default: 48000)
-      --list-devices          List the capture devices and exit.
+      --list-devices          List the capture devices (name and description) and
+                              exit.
       --version               Show the version.
       -h, --help              Show help information.
 
@@ -38,15 +42,28 @@ import Testing
       (clamped to ±50) are null when there is no pitch; in_tune: |cents| ≤
       tolerance; level_db: input level in dBFS.
 
+    SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the
+    tolerance zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move
+    A4 by 1 Hz. With no capture device, 'tuner' shows a built-in demo. NO_COLOR
+    turns colours off.
+
     EXIT CODES:
-      0     Success, also when the reader of the output stops early (e.g. '| head').
-      1     A runtime failure (e.g. live input is not available yet).
+      0     Success: q on the screen, or the input was analysed; also when the
+            reader of the output stops early (e.g. '| head').
+      1     A runtime failure (e.g. the terminal type is unknown to the screen).
       64    A usage error: unknown flag, missing or bad value, or a --channel the
             file does not have.
       66    The input file cannot be read: missing, a directory, not audio, empty,
             or a sample rate outside 8000…192000 Hz.
+      69    The capture device cannot be used: no such device, busy, no mono
+            capture, or it stopped delivering audio.
+      129   The screen ended because the terminal hung up (SIGHUP).
+      130   The screen ended with Ctrl-C (SIGINT).
+      143   The screen ended with SIGTERM.
 
     EXAMPLES:
+      tuner
+      tuner --device hw:1 --rate 44100
       tuner --file guitar.wav
       tuner -f bass.flac --channel 1 --a4 442 -t 2
       tuner --file guitar.wav --output jsonl | head -3

@@ -25,7 +25,7 @@ import Testing
         Case(arguments: ["--a4="],
              message: "Error: Invalid value '' for '--a4 <hz>': must be a number between 400 and 480."),
         Case(arguments: ["--output", "xml"],
-             message: "Error: Invalid value 'xml' for '--output <format>': must be one of text, jsonl."),
+             message: "Error: Invalid value 'xml' for '--output <format>': must be one of screen, text, jsonl."),
         Case(arguments: ["--channel", "0"],
              message: "Error: Invalid value '0' for '--channel <n>': must be a whole number, 1 or more."),
         Case(arguments: ["--channel", "1.5"],

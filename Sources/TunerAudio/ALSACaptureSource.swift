@@ -1,0 +1,120 @@
+import TunerKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live input from an ALSA capture PCM: mono samples from the microphone, read with blocking
+/// `snd_pcm_readi` on the thread that analyses them (the `TunerSession` analysis thread).
+///
+/// Ownership: the source owns the PCM handle (closed in `deinit`) and one scratch buffer for 16-bit
+/// devices, both made in `init`; `read` allocates nothing. Every alsa-lib call goes through
+/// `library` (`SystemALSA` unless a test hands in another).
+///
+/// A `hw:` name is opened as `plughw:` so that the `plug` layer converts whatever the card records
+/// to mono float at a rate near the one asked for; `default` already goes through `plug`.
+public final class ALSACaptureSource: AudioSource {
+    /// The PCM name as given by the user (shown in messages and the status line).
+    public let device: String
+    /// What the device agreed to: format, rate, period and buffer size in frames.
+    public let hardware: ALSAHardware
+    public let sampleRate: Double
+    public let label: String
+    /// Overruns (`-EPIPE`) mended by `snd_pcm_recover` so far; the stream carried on after each.
+    public private(set) var overruns = 0
+
+    private let library: any ALSALibrary
+    private let handle: ALSAHandle
+    /// Where 16-bit frames land before conversion; nil for float devices, which read in place.
+    private let scratch: UnsafeMutableBufferPointer<Int16>?
+
+    /// Opens and sets up `device` for capture (`snd_pcm_open`, or `snd_pcm_open_lconf` when
+    /// `configuration` holds alsa-lib configuration text that defines `device` on its own — used by
+    /// tests to feed the real capture path from a file with the `file` plugin).
+    ///
+    /// - Parameters:
+    ///   - rate: the sample rate to ask for; the device's nearest rate is taken.
+    ///   - periodFrames: frames per period; default 5 ms, so a reading follows the string at once.
+    /// - Throws: `ALSAError` naming the device and alsa-lib's reason.
+    public init(device: String = "default", rate: Int = 48000, periodFrames: Int? = nil,
+                formats: [ALSASampleFormat] = [.floatLE, .s16LE], configuration: String? = nil,
+                library: any ALSALibrary = SystemALSA()) throws(ALSAError) {
+        library.silenceErrors()
+        let pcmName = configuration == nil ? Self.pluggedName(device) : device
+        let handle: ALSAHandle
+        switch library.openCapture(name: pcmName, configuration: configuration) {
+        case .success(let h): handle = h
+        case .failure(let code):
+            throw ALSAError.opening(device, code: code.value, reason: library.describe(code.value))
+        }
+        let request = ALSARequest(formats: formats, rate: rate, periodFrames: periodFrames)
+        switch library.configure(handle, request) {
+        case .success(let hw):
+            hardware = hw
+        case .failure(let code):
+            library.close(handle)
+            throw ALSAError(kind: .unsupported, device: device, code: code.value,
+                            reason: library.describe(code.value))
+        }
+        self.device = device
+        self.library = library
+        self.handle = handle
+        sampleRate = Double(hardware.rate)
+        label = "ALSA \(device), \(hardware.rate) Hz"
+        if hardware.format == .s16LE {
+            let s = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(1, hardware.periodFrames))
+            s.initialize(repeating: 0)
+            scratch = s
+        } else {
+            scratch = nil
+        }
+    }
+
+    deinit {
+        library.close(handle)
+        scratch?.deallocate()
+    }
+
+    /// Reads at most one period (never more than the PCM buffer holds), blocking until it is there.
+    /// Overruns and suspends are mended with `snd_pcm_recover` and reading goes on; any other failure
+    /// throws `ALSAError.Kind.vanished`.
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let frames = min(buffer.count, hardware.periodFrames)
+        while true {
+            let target = scratch.map { UnsafeMutableRawPointer($0.baseAddress!) } ?? UnsafeMutableRawPointer(base)
+            let got = library.read(handle, into: target, frames: frames)
+            if got > 0 {
+                if let scratch {
+                    for i in 0..<got { base[i] = Float(scratch[i]) * (1 / 32768) }
+                }
+                return got
+            }
+            if got == 0 || got == -Int(EAGAIN) || got == -Int(EINTR) { continue }
+            let code = Int32(clamping: got)
+            if code == -EPIPE || code == -ESTRPIPE {
+                let rc = library.recover(handle, from: code)
+                if rc == 0 {
+                    if code == -EPIPE { overruns += 1 }
+                    continue
+                }
+                throw ALSAError(kind: .vanished, device: device, code: rc, reason: library.describe(rc))
+            }
+            throw ALSAError(kind: .vanished, device: device, code: code, reason: library.describe(code))
+        }
+    }
+
+    /// The capture PCMs a user can pass to `--device` (`snd_device_name_hint`).
+    public static func captureDevices(library: any ALSALibrary = SystemALSA()) throws(ALSAError) -> [ALSADeviceHint] {
+        library.silenceErrors()
+        switch library.captureDevices() {
+        case .success(let list): return list
+        case .failure(let code):
+            throw ALSAError(kind: .listing, device: "", code: code.value, reason: library.describe(code.value))
+        }
+    }
+
+    /// "hw:1,0" → "plughw:1,0"; other names unchanged.
+    static func pluggedName(_ device: String) -> String {
+        device.hasPrefix("hw:") ? "plug" + device : device
+    }
+}

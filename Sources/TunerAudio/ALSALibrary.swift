@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A sample format the capture path can ask alsa-lib for.
+public enum ALSASampleFormat: Sendable, Equatable, CustomStringConvertible {
+    /// 32-bit float, little endian (`SND_PCM_FORMAT_FLOAT_LE`); read straight into the engine's buffer.
+    case floatLE
+    /// 16-bit signed integer, little endian (`SND_PCM_FORMAT_S16_LE`); converted to float after each read.
+    case s16LE
+
+    /// Bytes per mono frame.
+    public var bytesPerFrame: Int { self == .floatLE ? 4 : 2 }
+    public var description: String { self == .floatLE ? "float" : "16-bit" }
+}
+
+/// What the capture path asks of a PCM: interleaved mono in the first of `formats` the device takes,
+/// near `rate`, with periods near `periodFrames` and a buffer of `periodsPerBuffer` periods.
+public struct ALSARequest: Sendable, Equatable {
+    public var formats: [ALSASampleFormat]
+    public var rate: Int
+    public var periodFrames: Int
+    public var periodsPerBuffer: Int
+    public init(formats: [ALSASampleFormat] = [.floatLE, .s16LE], rate: Int = 48000,
+                periodFrames: Int? = nil, periodsPerBuffer: Int = 4) {
+        self.formats = formats
+        self.rate = rate
+        self.periodFrames = periodFrames ?? max(16, rate / 200)  // 5 ms; alsa-lib may round up
+        self.periodsPerBuffer = periodsPerBuffer
+    }
+}
+
+/// What the device agreed to (`snd_pcm_hw_params_get_*` after `snd_pcm_hw_params`).
+public struct ALSAHardware: Sendable, Equatable {
+    public var format: ALSASampleFormat
+    public var rate: Int
+    public var periodFrames: Int
+    public var bufferFrames: Int
+    public init(format: ALSASampleFormat, rate: Int, periodFrames: Int, bufferFrames: Int) {
+        self.format = format
+        self.rate = rate
+        self.periodFrames = periodFrames
+        self.bufferFrames = bufferFrames
+    }
+}
+
+/// An open capture PCM: the `snd_pcm_t` and, for a PCM opened from a configuration text, the
+/// `snd_config_t` tree it was opened from (kept alive until `close`).
+public struct ALSAHandle {
+    public var pcm: OpaquePointer
+    public var configuration: OpaquePointer?
+    public init(pcm: OpaquePointer, configuration: OpaquePointer? = nil) {
+        self.pcm = pcm
+        self.configuration = configuration
+    }
+}
+
+/// One PCM a user can pass to `--device`, from `snd_device_name_hint`.
+public struct ALSADeviceHint: Sendable, Equatable {
+    public var name: String
+    /// One line (alsa-lib's descriptions have line breaks; they are joined with " — ").
+    public var description: String
+    public init(name: String, description: String) {
+        self.name = name
+        self.description = description
+    }
+}
+
+/// Every alsa-lib call the capture path makes, in one place a test can replace.
+///
+/// Failures are negative errno codes as alsa-lib returns them; `describe` turns one into words
+/// (`snd_strerror`). `SystemALSA` is the real thing; tests hand `ALSACaptureSource` a fake to
+/// simulate overruns, a vanishing device or a busy one.
+public protocol ALSALibrary {
+    /// Keeps alsa-lib's own diagnostics off stderr (`snd_lib_error_set_handler` with an empty handler).
+    func silenceErrors()
+    /// Opens `name` for blocking capture (`snd_pcm_open`), or, given `configuration` text, from that
+    /// configuration alone (`snd_config_load` + `snd_pcm_open_lconf`). Returns the handle or a code.
+    func openCapture(name: String, configuration: String?) -> Result<ALSAHandle, ALSACode>
+    /// Sets up interleaved mono capture as close to `request` as the device allows
+    /// (`snd_pcm_hw_params_*`, then `snd_pcm_prepare`).
+    func configure(_ handle: ALSAHandle, _ request: ALSARequest) -> Result<ALSAHardware, ALSACode>
+    /// Blocks until `frames` frames are read into `buffer` (`snd_pcm_readi`); returns the number of
+    /// frames or a negative code.
+    func read(_ handle: ALSAHandle, into buffer: UnsafeMutableRawPointer, frames: Int) -> Int
+    /// Brings the PCM back after an overrun or suspend (`snd_pcm_recover`, silent); 0 when it worked.
+    func recover(_ handle: ALSAHandle, from code: Int32) -> Int32
+    /// Closes the PCM (`snd_pcm_close`) and frees the configuration tree (`snd_config_delete`).
+    func close(_ handle: ALSAHandle)
+    /// alsa-lib's words for a code (`snd_strerror`).
+    func describe(_ code: Int32) -> String
+    /// The PCMs that can capture (`snd_device_name_hint`, `IOID` absent or "Input").
+    func captureDevices() -> Result<[ALSADeviceHint], ALSACode>
+}
+
+/// A negative errno code from alsa-lib.
+public struct ALSACode: Error, Equatable, Sendable {
+    public var value: Int32
+    public init(_ value: Int32) { self.value = value }
+}

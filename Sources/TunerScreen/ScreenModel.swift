@@ -1,0 +1,179 @@
+import TunerKit
+
+/// Rows × columns of a terminal.
+public struct ScreenSize: Equatable, Sendable {
+    public var rows: Int
+    public var columns: Int
+    public init(rows: Int, columns: Int) {
+        self.rows = rows
+        self.columns = columns
+    }
+    /// The smallest terminal the tuner draws itself in.
+    public static let minimum = ScreenSize(rows: 12, columns: 40)
+    public var isTooSmall: Bool { rows < Self.minimum.rows || columns < Self.minimum.columns }
+}
+
+/// A key the screen acts on.
+public enum ScreenKey: Equatable, Sendable {
+    case quit, toleranceUp, toleranceDown, referenceDown, referenceUp, other
+}
+
+/// What the tuner screen shows, as one value: settings, the reading on display, the input level, the
+/// terminal size. Pure — it knows nothing of drawing; `ScreenRenderer` draws it.
+///
+/// It changes what it shows only when that would look different: a new note, cents that differ at
+/// 0.1 ¢, the in-tune state, the level-meter bucket, the settings or the size (see `display`).
+public struct ScreenModel: Equatable, Sendable {
+    /// Settings a key can change; they go to the session as well.
+    public struct Settings: Equatable, Sendable {
+        public var a4: Hertz
+        public var tolerance: Cents
+        public init(a4: Hertz = Hertz(440), tolerance: Cents = Cents(3)) {
+            self.a4 = a4
+            self.tolerance = tolerance
+        }
+    }
+
+    /// The pitch on display: kept when the string falls silent (then no longer `live`).
+    public struct Shown: Equatable, Sendable {
+        public var note: Note
+        public var frequency: Hertz
+        /// Cents clamped to ±50, rounded to 0.1.
+        public var cents: Cents
+        /// True while the latest reading has this pitch; false when it is held over silence.
+        public var live: Bool
+    }
+
+    /// Everything that decides what is drawn. Two models with equal displays look the same.
+    public struct Display: Equatable, Sendable {
+        var note: Note?
+        var centsTenths: Int?
+        var live: Bool
+        var inTune: Bool
+        var levelBucket: Int
+        var gateClosed: Bool
+        var settings: Settings
+        var size: ScreenSize
+        var ended: Bool
+    }
+
+    public static let toleranceRange: ClosedRange<Double> = 0.1...50
+    public static let referenceRange: ClosedRange<Double> = 400...480
+    /// The tolerances `+`/`-` step through: 0.1, then 0.5 ¢ steps to 5 ¢, then 1 ¢ steps to 50 ¢.
+    public static let toleranceSteps: [Double] =
+        [0.1] + stride(from: 0.5, through: 5, by: 0.5).map { $0 } + stride(from: 6.0, through: 50, by: 1).map { $0 }
+    /// Cells of the level meter; the level is shown in this many buckets from −80 to 0 dBFS.
+    public static let levelBuckets = 20
+    static let levelFloor = -80.0
+
+    public private(set) var settings: Settings
+    public var sourceLabel: String
+    public var sampleRate: Double
+    /// The noise gate of the engine: quieter input gives no pitch.
+    public var gate: Decibels
+    public private(set) var size: ScreenSize
+    public private(set) var shown: Shown?
+    public private(set) var level: Decibels = Decibels(-120)
+    /// True once the input has ended (a file played to its end).
+    public private(set) var ended = false
+
+    public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
+                gate: Decibels = Decibels(-60), size: ScreenSize) {
+        self.settings = Settings(a4: Hertz(settings.a4.value.clamped(to: Self.referenceRange)),
+                                 tolerance: Cents(settings.tolerance.value.clamped(to: Self.toleranceRange)))
+        self.sourceLabel = sourceLabel
+        self.sampleRate = sampleRate
+        self.gate = gate
+        self.size = size
+    }
+
+    // MARK: What is shown
+
+    public var isInTune: Bool {
+        guard let shown, shown.live else { return false }
+        return shown.cents.magnitude <= settings.tolerance
+    }
+    public var gateClosed: Bool { level < gate }
+    public var levelBucket: Int {
+        let fraction = (level.value - Self.levelFloor) / -Self.levelFloor
+        return Int((fraction * Double(Self.levelBuckets)).rounded(.down)).clamped(to: 0...Self.levelBuckets)
+    }
+    public var gateBucket: Int {
+        Int(((gate.value - Self.levelFloor) / -Self.levelFloor * Double(Self.levelBuckets)).rounded())
+            .clamped(to: 0...Self.levelBuckets)
+    }
+
+    public var display: Display {
+        Display(note: shown?.note, centsTenths: shown.map { Int(($0.cents.value * 10).rounded()) },
+                live: shown?.live ?? false, inTune: isInTune, levelBucket: levelBucket, gateClosed: gateClosed,
+                settings: settings, size: size, ended: ended)
+    }
+
+    // MARK: Updates (each returns true when what is shown changed)
+
+    /// Takes a reading from the engine.
+    @discardableResult
+    public mutating func apply(_ reading: Reading) -> Bool {
+        let before = display
+        level = reading.level.value.isFinite ? reading.level : Decibels(-120)
+        if let pitch = reading.pitch, pitch.frequency.value.isFinite {
+            let cents = Cents((pitch.cents.value * 10).rounded() / 10)
+            let next = Shown(note: pitch.note, frequency: pitch.frequency, cents: cents, live: true)
+            // Keep the frequency of the reading that last changed the picture, so the numbers agree.
+            if shown.map({ $0.note != next.note || $0.cents != next.cents || !$0.live }) ?? true {
+                shown = next
+            }
+        } else if shown?.live == true {
+            shown?.live = false
+        }
+        return display != before
+    }
+
+    /// The input has ended; the last reading stays on screen as it was, cue and all.
+    @discardableResult
+    public mutating func inputEnded() -> Bool {
+        let before = display
+        ended = true
+        return display != before
+    }
+
+    @discardableResult
+    public mutating func resize(to size: ScreenSize) -> Bool {
+        let before = display
+        self.size = size
+        return display != before
+    }
+
+    /// What a key press asks for.
+    public enum KeyOutcome: Equatable, Sendable {
+        case quit
+        /// The settings changed; tell the session.
+        case settingsChanged(Settings)
+        case ignored
+    }
+
+    public mutating func handle(_ key: ScreenKey) -> KeyOutcome {
+        var next = settings
+        switch key {
+        case .quit: return .quit
+        case .other: return .ignored
+        case .toleranceUp:
+            next.tolerance = Cents(Self.toleranceSteps.first { $0 > settings.tolerance.value + 1e-9 }
+                                   ?? Self.toleranceRange.upperBound)
+        case .toleranceDown:
+            next.tolerance = Cents(Self.toleranceSteps.last { $0 < settings.tolerance.value - 1e-9 }
+                                   ?? Self.toleranceRange.lowerBound)
+        case .referenceDown:
+            next.a4 = Hertz((settings.a4.value - 1).clamped(to: Self.referenceRange))
+        case .referenceUp:
+            next.a4 = Hertz((settings.a4.value + 1).clamped(to: Self.referenceRange))
+        }
+        guard next != settings else { return .ignored }
+        settings = next
+        return .settingsChanged(next)
+    }
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}

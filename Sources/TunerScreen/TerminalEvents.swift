@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TunerKit
+
+/// Feeds the screen's one event stream: readings forwarded from the session, "keys waiting" from a
+/// readable-stdin dispatch source, SIGWINCH as `.resize`, SIGINT/SIGTERM/SIGHUP as `.signal` (dispatch
+/// signal sources: the signals are set to SIG_IGN so the default action does not kill the process,
+/// and no work is done in a signal handler).
+///
+/// The stdin source suspends itself when it fires and is resumed once the loop has read the keys
+/// (`resumeInput`), so a key press becomes exactly one event. `cancel` tears everything down.
+public final class TerminalEvents: @unchecked Sendable {
+    public let stream: AsyncStream<ScreenEvent>
+    private let continuation: AsyncStream<ScreenEvent>.Continuation
+    private let signalSources: [DispatchSourceSignal]
+    private let inputSource: DispatchSourceRead
+    /// Whether the stdin source is suspended (libdispatch must not release a suspended source).
+    private let inputSuspended = SuspendedFlag()
+    private var forwarder: Task<Void, Never>?
+    public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    public init() {
+        let (stream, continuation) = AsyncStream<ScreenEvent>.makeStream()
+        self.stream = stream
+        self.continuation = continuation
+        let queue = DispatchQueue(label: "tuner-terminal-events")
+        var sources: [DispatchSourceSignal] = []
+        for number in Self.terminationSignals + [SIGWINCH] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                continuation.yield(number == SIGWINCH ? .resize : .signal(number))
+            }
+            source.resume()
+            sources.append(source)
+        }
+        signalSources = sources
+        inputSource = DispatchSource.makeReadSource(fileDescriptor: 0, queue: queue)
+        let suspended = inputSuspended
+        let input = inputSource
+        inputSource.setEventHandler {
+            suspended.value.withLock { isSuspended in
+                if !isSuspended { input.suspend(); isSuspended = true }
+            }
+            continuation.yield(.input)
+        }
+        inputSource.resume()
+    }
+
+    /// Lets the stdin source fire again after the loop read the keys.
+    public func resumeInput() {
+        let input = inputSource
+        inputSuspended.value.withLock { isSuspended in
+            if isSuspended { input.resume(); isSuspended = false }
+        }
+    }
+
+    /// Forwards the session's readings into this stream (see `forwardReadings`).
+    public func forward(_ session: TunerSession) {
+        forwarder = Self.forwardReadings(of: session, into: continuation)
+    }
+
+    /// Forwards every reading of `session` as `.reading`, then `.readingsEnded` with the session's
+    /// failure, if any. Cancelling the task ends the forwarding (and with it the session's stream).
+    public static func forwardReadings(of session: TunerSession,
+                                       into continuation: AsyncStream<ScreenEvent>.Continuation) -> Task<Void, Never> {
+        Task {
+            for await reading in session.readings { continuation.yield(.reading(reading)) }
+            if Task.isCancelled { return }
+            continuation.yield(.readingsEnded(failure: session.failure.map { "\($0)" }))
+        }
+    }
+
+    /// Stops all sources and the forwarding, finishes the stream and gives the signals back their
+    /// default actions.
+    public func cancel() {
+        forwarder?.cancel()
+        for source in signalSources { source.cancel() }
+        inputSource.cancel()
+        resumeInput()
+        continuation.finish()
+        for number in Self.terminationSignals + [SIGWINCH] { signal(number, SIG_DFL) }
+    }
+}
+
+/// Shared between the dispatch queue and the loop's task.
+private final class SuspendedFlag: Sendable {
+    let value = Mutex(false)
+}

@@ -1,0 +1,46 @@
+import Foundation
+import TunerKit
+
+/// The tuner screen for a running `TunerSession`: starts curses, runs the event loop, and always puts
+/// the terminal back — on q/Esc, on SIGINT/SIGTERM/SIGHUP (as events, restored by this one path, not in
+/// a signal handler), when the input fails, and best-effort on a crash (fatal signals, see
+/// `CursesTerminal`).
+///
+/// Exit codes (`ScreenOutcome.exitCode`): 0 after q/Esc, 130 SIGINT, 143 SIGTERM, 129 SIGHUP; a failed
+/// input is for the caller to report (its message is in `.sourceFailed`).
+public enum TunerScreen {
+    /// True when `NO_COLOR` is set to anything non-empty (https://no-color.org).
+    public static var noColorRequested: Bool {
+        !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// Shows `session` until the user quits. Throws before drawing anything when the terminal cannot be
+    /// used (unknown `TERM`). Stops the session before returning.
+    public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
+                           noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
+        let events = TerminalEvents()
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal(noColor: noColor)
+        } catch {
+            events.cancel()
+            session.stop()
+            throw error
+        }
+        terminal.resumeInput = { events.resumeInput() }
+        let model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
+                                sampleRate: session.sampleRate, gate: gate, size: terminal.size)
+        session.setTolerance(model.settings.tolerance)
+        session.setReference(model.settings.a4)
+        let loop = ScreenLoop(model: model, canvas: terminal, input: terminal) { settings in
+            session.setTolerance(settings.tolerance)
+            session.setReference(settings.a4)
+        }
+        events.forward(session)
+        let outcome = await loop.run(events.stream)
+        terminal.restore()
+        events.cancel()
+        session.stop()
+        return outcome
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import TunerAudio
+@testable import TunerKit
+
+/// Signals and readings for the musician-model tests: real engine readings of synthesised input.
+enum MusicianSignals {
+    static let rate = 48000.0
+
+    /// Every reading the engine makes of `samples` (synchronously, on this thread).
+    static func readings(of samples: [Float], sampleRate: Double = rate, a4: Hertz = Hertz(440),
+                         tolerance: Cents = Cents(3)) throws -> [Reading] {
+        final class Collector { var readings: [Reading] = [] }
+        let collector = Collector()
+        let engine = try PitchEngine(sampleRate: sampleRate,
+                                     configuration: TunerConfiguration(a4: a4, tolerance: tolerance)) {
+            collector.readings.append($0)
+        }
+        samples.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                let n = min(512, buffer.count - start)
+                engine.process(UnsafeBufferPointer(rebasing: buffer[start..<start + n]))
+                start += n
+            }
+        }
+        return collector.readings
+    }
+
+    /// A plucked string at `frequency` for `seconds`.
+    static func pluck(_ frequency: Hertz, seconds: Double) -> [Float] {
+        Synth.Pluck(frequency: frequency).render(seconds: seconds, sampleRate: rate)
+    }
+
+    /// A steady tone through a pitch path: each segment glides exponentially from `from` to `to`.
+    /// One phase accumulator runs through all segments, so there are no clicks; three harmonics
+    /// make it string-like.
+    static func glide(_ segments: [(from: Hertz, to: Hertz, seconds: Double)], amplitude: Double = 0.4) -> [Float] {
+        var out: [Float] = []
+        var phase = 0.0
+        for segment in segments {
+            let n = Int(segment.seconds * rate)
+            let ratio = segment.to.value / segment.from.value
+            for i in 0..<n {
+                let f = segment.from.value * pow(ratio, Double(i) / Double(max(1, n)))
+                phase += 2 * Double.pi * f / rate
+                if phase > 2 * Double.pi * 1000 { phase -= 2 * Double.pi * 1000 }
+                let s = sin(phase) + 0.5 * sin(2 * phase + 0.3) + 0.25 * sin(3 * phase + 0.7)
+                out.append(Float(amplitude * s / 1.75))
+            }
+        }
+        return out
+    }
+
+    /// A pitch path with vibrato: `center` ± `depth` cents at `rate` Hz, for `seconds`.
+    static func vibrato(around center: Hertz, depth: Cents, hertz: Double, seconds: Double) -> [Float] {
+        let n = Int(seconds * rate)
+        var out: [Float] = []
+        out.reserveCapacity(n)
+        var phase = 0.0
+        for i in 0..<n {
+            let t = Double(i) / rate
+            let f = center.shifted(by: Cents(depth.value * sin(2 * Double.pi * hertz * t))).value
+            phase += 2 * Double.pi * f / rate
+            let s = sin(phase) + 0.5 * sin(2 * phase + 0.3) + 0.25 * sin(3 * phase + 0.7)
+            out.append(Float(0.4 * s / 1.75))
+        }
+        return out
+    }
+
+    static func silence(_ seconds: Double) -> [Float] { [Float](repeating: 0, count: Int(seconds * rate)) }
+
+    /// A hand-made reading of `note` `cents` off at `time` (for the unit tests of the pure logic).
+    static func reading(_ note: String, _ cents: Double, at time: Double, tolerance: Cents = Cents(3)) -> Reading {
+        let n = Note(parsing: note)!
+        let pitch = Pitch(frequency: n.frequency().shifted(by: Cents(cents)), note: n, rawCents: Cents(cents))
+        return Reading(time: time, pitch: pitch, level: Decibels(-20), confidence: 0.99, tolerance: tolerance)
+    }
+
+    static func silentReading(at time: Double) -> Reading {
+        Reading(time: time, pitch: nil, level: Decibels(-90), confidence: 0, tolerance: Cents(3))
+    }
+}
