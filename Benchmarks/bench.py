@@ -11,6 +11,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import signal
 import platform
 import subprocess
 import sys
@@ -25,10 +26,13 @@ import corpus  # noqa: E402
 import metrics  # noqa: E402
 import trackers  # noqa: E402
 
-# Our engine's effective analysis window, used for the Cramér–Rao bound and the silent-gap margin.
-# PLACEHOLDER until the engine header documents the real figure: 1.5 × 0.1 s of audio.
-# Override with --our-window-seconds (make bench OUR_WINDOW_SECONDS=…).
-PLACEHOLDER_OUR_EFFECTIVE_WINDOW_SECONDS = 1.5 * 0.1
+# Our engine's effective analysis window N for the Cramér–Rao comparison, as CTuner/include/ctuner.h
+# states it: a held note is measured over 2L samples, L = max(6·fs/f, 0.032·fs) (capped at 6 periods of
+# the 29 Hz floor, which no note in the corpus reaches). So N = max(12 periods, 64 ms)·fs.
+# Override with --our-window-periods / --our-window-seconds (make bench OUR_WINDOW_SECONDS=…); the
+# brief's earlier placeholder, a fixed 1.5 × 0.1 s, is --our-window-periods 0 --our-window-seconds 0.15.
+OUR_WINDOW_PERIODS = 12.0
+OUR_WINDOW_FLOOR_SECONDS = 0.064
 
 PEERS = [f"aubio {m}" for m in trackers.AUBIO_METHODS]
 PYIN = "pYIN"
@@ -198,16 +202,19 @@ def main():
                     help="our CLI binary (runs `BIN --file F --output jsonl`)")
     ap.add_argument("--no-ours", action="store_true", help="run the peers only")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--our-window-seconds", type=float, default=PLACEHOLDER_OUR_EFFECTIVE_WINDOW_SECONDS,
-                    help="our effective analysis window N/fs for the CRLB (default: placeholder 0.15 s)")
-    ap.add_argument("--our-window-periods", type=float, default=None,
-                    help="if set, our window is max(PERIODS/f1, --our-window-seconds) for a note at f1")
+    ap.add_argument("--our-window-seconds", type=float, default=OUR_WINDOW_FLOOR_SECONDS,
+                    help="our effective analysis window N/fs for the CRLB, or its floor when "
+                         "--our-window-periods is not 0 (default: 0.064 s, from ctuner.h)")
+    ap.add_argument("--our-window-periods", type=float, default=OUR_WINDOW_PERIODS,
+                    help="our window is max(PERIODS/f1, --our-window-seconds) for a note at f1; 0 = a "
+                         "fixed window (default: 12, from ctuner.h)")
     ap.add_argument("--pyin", choices=["subset", "full", "off"], default="subset")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--corpus", default=os.path.join(HERE, "corpus"))
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--skip-note", default="", help="reason shown when pYIN could not be installed")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the worker pool is torn down too
     os.makedirs(args.out, exist_ok=True)
     started = time.time()
 
@@ -243,7 +250,7 @@ def main():
     def window_samples(t, fs, f1):
         if t == "ours":
             seconds = args.our_window_seconds
-            if args.our_window_periods is not None:
+            if args.our_window_periods:
                 seconds = max(seconds, args.our_window_periods / f1)
             return round(seconds * fs)
         return trackers.PYIN_FRAME if t == PYIN else trackers.AUBIO_BUF
@@ -271,11 +278,11 @@ def main():
       f"({os.cpu_count()} cores), Python {platform.python_version()}")
     p(f"- command: `{' '.join(['python3', 'Benchmarks/bench.py'] + sys.argv[1:])}` (via `make bench`)")
     p(f"- corpus: seed {args.seed}, {len(files)} files, {sum(e['duration'] for e in files):.0f} s of audio")
-    p(f"- ours: {ours_binary or 'n/a — ' + ours_note}; effective window for the CRLB "
-      + (f"max({args.our_window_periods:g} periods, " if args.our_window_periods else "")
-      + f"{args.our_window_seconds * 1000:.0f} ms" + (")" if args.our_window_periods else "")
-      + 
-      f"{' (PLACEHOLDER 1.5 × 0.1 s)' if args.our_window_seconds == PLACEHOLDER_OUR_EFFECTIVE_WINDOW_SECONDS else ''}")
+    window_text = (f"max({args.our_window_periods:g} periods, {args.our_window_seconds * 1000:.0f} ms)"
+                   if args.our_window_periods else f"{args.our_window_seconds * 1000:.0f} ms")
+    documented = (args.our_window_periods, args.our_window_seconds) == (OUR_WINDOW_PERIODS, OUR_WINDOW_FLOOR_SECONDS)
+    p(f"- ours: {ours_binary or 'n/a — ' + ours_note}; effective window N for the CRLB: {window_text}"
+      + (" (as CTuner/include/ctuner.h states it)" if documented else " (set on the command line)"))
     p(f"- peers: aubio {trackers.AUBIO_BUF}/{trackers.AUBIO_HOP} (python3-aubio); pYIN: "
       + (f"{pyin_reason}, frame {trackers.PYIN_FRAME}, hop {trackers.PYIN_HOP}"
          + (" — on the fixed subset marked † (see BENCHMARKS.md)" if args.pyin == "subset" else "")

@@ -152,7 +152,7 @@ def bad_frames_per_note(results, entries):
     return {m: pct(b, n) if n else 100.0 for m, (b, n) in per.items()}
 
 
-GAP_MARGIN = 0.35  # s; longer than any tracker's look-back (ours ≤ 0.31 s at 29 Hz, aubio/pYIN 93 ms)
+GAP_MARGIN = 0.45  # s; longer than any tracker's look-back (ours ≤ 2·6 periods of 29 Hz = 0.41 s; aubio/pYIN 93 ms)
 
 
 def sequences(results, entries):
