@@ -77,11 +77,15 @@ def crlb_hz(fs, n, snr_linear):
     return fs / (2 * math.pi) * math.sqrt(12.0 / (snr_linear * n * (n * n - 1.0)))
 
 
-def crlb_ratio(results, entries, window_samples):
+def crlb_ratio(results, entries, window_samples, full_window_only=True):
     """RMS error (Hz) of voiced, non-gross steady readings over the CRLB std for window N.
 
-    N = window_samples(fs, f1) (the tracker's own analysis window for the file's rate and note); SNR = A²/(2σ²) from the exact
-    amplitude and noise σ of each file. Gross readings are excluded (they are counted above).
+    N = window_samples(fs, f1) (the tracker's own analysis window for the file's rate and note);
+    SNR = A²/(2σ²) from the exact amplitude and noise σ of each file. The bound is for N samples of
+    the sine, so only readings whose N-sample window lies wholly inside the tone count (time ≥ onset +
+    N/fs, and ≥ the steady start); for a long window on a low note that is later than 0.3 s. Gross
+    readings are excluded (the accuracy table counts them). full_window_only=False counts every
+    steady reading (shown for information).
     """
     acc, count = 0.0, 0
     for e in entries:
@@ -90,11 +94,15 @@ def crlb_ratio(results, entries, window_samples):
             continue
         times, freqs = r
         seg = e["segments"][0]
-        sel = (times >= seg["steady_start"]) & (times <= seg["end"]) & ~np.isnan(freqs)
+        n = window_samples(e["fs"], seg["f1"])
+        start = seg["steady_start"]
+        if full_window_only:
+            start = max(start, seg["start"] + n / e["fs"])
+        sel = (times >= start) & (times <= seg["end"]) & ~np.isnan(freqs)
         f = freqs[sel]
         f = f[np.abs(cents(f, seg["f1"])) <= GROSS]
         snr = e["amplitude"] ** 2 / (2 * e["noise_sigma"] ** 2)
-        bound = crlb_hz(e["fs"], window_samples(e["fs"], seg["f1"]), snr)
+        bound = crlb_hz(e["fs"], n, snr)
         acc += float(np.sum(((f - seg["f1"]) / bound) ** 2))
         count += len(f)
     return math.sqrt(acc / count) if count else math.nan
