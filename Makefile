@@ -1,14 +1,22 @@
 # The tuner's build helper. `make run` installs what is missing, builds and runs the tuner;
 # `make test` runs the whole test suite. Both install the Debian packages they need first.
 
-# Build and test dependencies (Debian package names).
-DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev tmux
+# Debian packages: what building needs, and what the tests drive besides (tmux for the screen tests;
+# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path).
+BUILD_DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev
+TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ARGS ?=
 
-.PHONY: deps build run test
+.PHONY: deps test-deps build run test
 deps:
-	@missing=$$(for p in $(DEPS); do \
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BUILD_DEPS)"
+test-deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(TEST_DEPS)"
+
+.PHONY: install-missing
+install-missing:
+	@missing=$$(for p in $(PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	    echo "Installing:" $$missing; \
@@ -22,7 +30,7 @@ build: deps
 run: build
 	.build/release/tuner $(ARGS)
 
-test: deps
+test: test-deps
 	swift test
 
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.

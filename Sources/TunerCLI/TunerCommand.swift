@@ -64,8 +64,10 @@ public enum TunerCommand {
         case .screen:
             return await showScreen(session, options: options, io: io)
         case .text, .jsonl:
-            let printed = format == .text ? await printLines(of: session, with: TextFormatter(), io: io)
-                : await printLines(of: session, with: JSONLinesFormatter(), io: io)
+            // Live input is written line by line, so a reader sees each reading as it is made.
+            let live = options.file == nil
+            let printed = format == .text ? await printLines(of: session, with: TextFormatter(), live: live, io: io)
+                : await printLines(of: session, with: JSONLinesFormatter(), live: live, io: io)
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
         }
@@ -151,9 +153,12 @@ public enum TunerCommand {
         }
     }
 
-    /// Prints one line per reading to standard output through one buffer, until the stream ends.
-    static func printLines(of session: TunerSession, with formatter: some ReadingFormatter, io: SystemIO) async -> ExitCode {
-        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
+    /// Prints one line per reading to standard output through one buffer, until the stream ends. For
+    /// `live` input the buffer holds one line (one `write(2)` per reading, ~100 a second): a file is
+    /// done in a moment, but a capture runs on, and its readings must not wait for 64 KiB to pile up.
+    static func printLines(of session: TunerSession, with formatter: some ReadingFormatter, live: Bool = false,
+                           io: SystemIO) async -> ExitCode {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
