@@ -2,7 +2,8 @@
 # Installs what the benchmark needs and prints the Python interpreter to run it with.
 #  - Debian packages: FluidSynth + the FluidR3 GM soundfont (instrument renders), aubio (peer tracker,
 #    Python binding and the `aubiopitch` CLI used for the speed ratio), NumPy, SciPy, venv, and GNU
-#    time (peak RSS of our process).
+#    time (peak RSS of our process); PulseAudio, its utilities and the ALSA pulse plugin (the live
+#    measurement: a private server with a null sink stands in for the sound card this machine lacks).
 #  - A virtual environment at Benchmarks/out/venv made from Debian's /usr/bin/python3 with
 #    --system-site-packages (so Debian's aubio/NumPy/SciPy are used), where pip installs librosa for
 #    the pYIN peer. NumPy is pinned to Debian's version so python3-aubio keeps working.
@@ -15,7 +16,7 @@ mkdir -p "$out"
 log="$out/setup.log"
 : > "$log"
 
-pkgs="fluidsynth fluid-soundfont-gm python3-aubio aubio-tools python3-numpy python3-scipy python3-venv time"
+pkgs="fluidsynth fluid-soundfont-gm python3-aubio aubio-tools python3-numpy python3-scipy python3-venv time pulseaudio pulseaudio-utils libasound2-plugins"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -36,6 +36,10 @@ def load(path):
     return fs, x.astype(np.float32)
 
 
+def write_wav(path, x, fs):
+    wavfile.write(path, fs, np.asarray(x, dtype=np.float32))
+
+
 class RunStats:
     """CPU seconds (user + sys) and peak RSS (KiB) of one child process, from wait4()."""
 
