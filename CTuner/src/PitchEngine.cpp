@@ -159,6 +159,10 @@ struct PitchEngine::Impl {
     std::vector<std::unique_ptr<RealFFT>> frameFFTs;  // sizes nextPow2(frameMin) … nextPow2(frameMax)
     std::vector<float> previousSpectrum;  // spectrum of the earlier frame of the pair (re, im interleaved)
     std::vector<float> window;
+    std::size_t windowLength = 0;  // what `window` holds now, so it is refilled only when that changes
+    int windowTaper = -1;
+    unsigned hopsSinceOctaveCheck = 0;
+    bool lastOctaveCheck = false;
     std::vector<float> magnitudes;
     std::vector<float> scratch;
     std::vector<Partial> partials;
@@ -329,6 +333,9 @@ struct PitchEngine::Impl {
     enum class Taper { blackmanHarris, hann };
 
     void fillWindow(std::size_t L, Taper taper = Taper::blackmanHarris) {
+        if (L == windowLength && int(taper) == windowTaper) return;
+        windowLength = L;
+        windowTaper = int(taper);
         // 4-term Blackman–Harris (or Hann), cos(kθ) from cos θ by Chebyshev recurrence (no trig per
         // sample).
         const bool bh = taper == Taper::blackmanHarris;
@@ -390,7 +397,7 @@ struct PitchEngine::Impl {
         const double binHz = fs / double(f.size);
         fillWindow(L);
         spectrum(f, L, 0);
-        for (std::size_t i = 0; i < bins; ++i) magnitudes[i] = std::hypot(f.out[i][0], f.out[i][1]);
+        magnitudesOf(f, bins);
         const double floor = noiseFloor(bins, binHz);
         double strongest = 0;
         for (int k = 1; k <= 4; ++k)
@@ -429,7 +436,15 @@ struct PitchEngine::Impl {
         spectrum(f, L, D);
         std::memcpy(previousSpectrum.data(), f.out, bins * sizeof(fftwf_complex));
         spectrum(f, L, 0);
-        for (std::size_t i = 0; i < bins; ++i) magnitudes[i] = std::hypot(f.out[i][0], f.out[i][1]);
+        magnitudesOf(f, bins);
+    }
+
+    /// |X| of the first `bins` bins of `f.out`, up to the highest frequency the analysis looks at.
+    void magnitudesOf(const RealFFT &f, std::size_t bins) {
+        const std::size_t n = std::min(bins, std::size_t(std::min(0.5 * fs, 8200.0) * double(f.size) / fs) + 4);
+        for (std::size_t i = 0; i < n; ++i)
+            magnitudes[i] = std::sqrt(f.out[i][0] * f.out[i][0] + f.out[i][1] * f.out[i][1]);
+        std::fill(magnitudes.begin() + n, magnitudes.begin() + bins, 0.0f);
     }
 
     /// Refines `coarse` (Hz). Returns the first-partial frequency, or 0 when no partial was measured.
@@ -563,7 +578,18 @@ struct PitchEngine::Impl {
             lastFrequency = 0;
             return r;
         }
-        if (coarse / 2 >= minFrequency * 0.97 && subharmonicPresent(coarse)) coarse /= 2;
+        // The octave guard costs a long FFT: while a note holds (this period is the last reading's,
+        // or twice it) its answer is kept for up to 50 ms; any change asks again at once.
+        if (coarse / 2 >= minFrequency * 0.97) {
+            bool held = lastFrequency > 0 &&
+                        (std::abs(1200.0 * std::log2(coarse / lastFrequency)) < 50 ||
+                         std::abs(1200.0 * std::log2(coarse / 2 / lastFrequency)) < 50);
+            if (!held || ++hopsSinceOctaveCheck >= std::max<std::size_t>(1, std::size_t(0.05 * fs / double(hop)))) {
+                lastOctaveCheck = subharmonicPresent(coarse);
+                hopsSinceOctaveCheck = 0;
+            }
+            if (lastOctaveCheck) coarse /= 2;
+        }
 
         // A note "holds" while successive readings stay within 50 cents of each other.
         if (lastFrequency <= 0 || std::abs(1200.0 * std::log2(coarse / lastFrequency)) > 50.0) heldSince = consumed;

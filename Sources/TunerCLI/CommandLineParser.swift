@@ -58,6 +58,21 @@ public struct CommandLineParser: Sendable {
 
     /// Rules between flags.
     private func validate(_ options: TunerOptions) throws(UsageError) {
+        if options.listTunings { return }
+        if options.given.contains("expect") {
+            guard options.file != nil else {
+                throw .conflict("'--expect' needs '--file': it checks the settled pitch of a recording; "
+                    + "add '--file <path>', e.g. 'tuner --file a2.wav --expect A2'.")
+            }
+            for other in ["announce", "speak", "output"] where options.given.contains(other) {
+                throw .conflict("'--expect' and '--\(other)' cannot be used together: '--expect' prints only its "
+                    + "verdict; leave out '--\(other)'.")
+            }
+        }
+        for mode in ["announce", "speak"] where options.given.contains(mode) && options.given.contains("output") {
+            throw .conflict("'--\(mode)' and '--output' cannot be used together: '--\(mode)' replaces the output "
+                + "with the settled notes; leave out one of them.")
+        }
         if options.file != nil {
             for live in ["device", "rate", "list-devices"] where options.given.contains(live) {
                 throw .conflict("'--file' and '--\(live)' cannot be used together: '--\(live)' is for live input; "

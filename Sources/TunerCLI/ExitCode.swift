@@ -3,13 +3,15 @@
 public enum ExitCode: Int32, Sendable {
     /// Done; also when whoever reads the output stops early (e.g. `| head`), and after q on the screen.
     case success = 0
-    /// A failure while running: the engine cannot be made, the screen cannot start, output fails.
+    /// A failure while running: the engine cannot be made, the screen cannot start, output fails;
+    /// with `--expect`, the input did not settle on the note within the tolerance.
     case failure = 1
     /// The command line is wrong: unknown flag, missing or bad value (EX_USAGE).
     case usage = 64
     /// The input file cannot be read: missing, a directory, not audio, empty, unsupported rate (EX_NOINPUT).
     case noInput = 66
-    /// The capture device cannot be used: missing, busy, unsupported, or gone mid-run (EX_UNAVAILABLE).
+    /// The capture device cannot be used: missing, busy, unsupported, or gone mid-run; or `--speak`
+    /// without a working espeak-ng (EX_UNAVAILABLE).
     case unavailable = 69
     /// The screen was ended by SIGHUP (the terminal went away).
     case hangup = 129
@@ -21,12 +23,13 @@ public enum ExitCode: Int32, Sendable {
     static let documented: [(ExitCode, String)] = [
         (.success, "Success: q on the screen, or the input was analysed; also when the reader of the "
             + "output stops early (e.g. '| head')."),
-        (.failure, "A runtime failure (e.g. the terminal type is unknown to the screen)."),
+        (.failure, "A runtime failure (e.g. the terminal type is unknown to the screen); with --expect: "
+            + "the input did not settle on the note within the tolerance."),
         (.usage, "A usage error: unknown flag, missing or bad value, or a --channel the file does not have."),
         (.noInput, "The input file cannot be read: missing, a directory, not audio, empty, or a sample "
             + "rate outside 8000…192000 Hz."),
         (.unavailable, "The capture device cannot be used: no such device, busy, no mono capture, or it "
-            + "stopped delivering audio."),
+            + "stopped delivering audio; or --speak when espeak-ng is not installed or fails."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),
         (.interrupted, "The screen ended with Ctrl-C (SIGINT)."),
         (.terminated, "The screen ended with SIGTERM."),

@@ -43,10 +43,18 @@ enum HelpText {
         lines += wrapText("time: seconds of input consumed; frequency (Hz, unrounded), note and cents (clamped "
                           + "to ±50) are null when there is no pitch; in_tune: |cents| ≤ tolerance; level_db: "
                           + "input level in dBFS.", indent: "  ")
+        lines += wrapText("With --tuning, each line adds \"string\" (1 = first), \"target\" (its note), "
+                          + "\"target_cents\" (cents from it, unclamped) and \"target_in_tune\"; after the "
+                          + "reading at which a note settled (held steady for 0.5 s) comes a line "
+                          + "{\"event\":\"settled\",…} with time, start, string, target, frequency, cents (from "
+                          + "the target, the median of the steady time) and in_tune.", indent: "  ")
         lines.append("")
         lines += wrapText("SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the tolerance "
-                          + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz. "
-                          + "With no capture device, 'tuner' shows a built-in demo. NO_COLOR turns colours off.",
+                          + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz, "
+                          + "s shows the strobe band (it drifts left when flat, right when sharp). With --tuning, "
+                          + "a row of the strings shows the target one as [A2] and ✓ on strings that settled in "
+                          + "tune; 1…9 lock a string, 0 returns to automatic. With no capture device, 'tuner' "
+                          + "shows a built-in demo. NO_COLOR turns colours off.",
                           indent: "")
         lines.append("")
         lines.append("EXIT CODES:")
@@ -63,6 +71,9 @@ enum HelpText {
         lines.append("  tuner --file guitar.wav")
         lines.append("  tuner -f bass.flac --channel 1 --a4 442 -t 2")
         lines.append("  tuner --file guitar.wav --output jsonl | head -3")
+        lines.append("  tuner --tuning drop-d")
+        lines.append("  tuner --tuning \"D2 G2 D3 G3 B3 D4\" --announce")
+        lines.append("  tuner --file a2.wav --expect A2 -t 2 && echo in tune")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -6,6 +6,11 @@ import TunerKit
 /// Numbers are written in full (shortest text that reads back as the same Double), never NaN or infinity.
 struct JSONLinesFormatter: ReadingFormatter {
     func line(for reading: Reading) -> String {
+        fields(of: reading) + "}\n"
+    }
+
+    /// The six keys of a reading, without the closing brace.
+    func fields(of reading: Reading) -> String {
         var text = "{\"time\":"
         text += Self.number(reading.time.isFinite ? reading.time : 0)
         if let pitch = reading.printablePitch {
@@ -17,7 +22,6 @@ struct JSONLinesFormatter: ReadingFormatter {
         }
         text += ",\"in_tune\":" + (reading.printablePitch != nil && reading.isInTune ? "true" : "false")
         text += ",\"level_db\":" + Self.number(reading.printableLevel)
-        text += "}\n"
         return text
     }
 

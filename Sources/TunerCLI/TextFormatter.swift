@@ -23,3 +23,28 @@ struct TextFormatter: ReadingFormatter {
         return "\(time)  \(note)\(frequency) \(cents)  \(mark)  \(level)\n"
     }
 }
+
+extension TextFormatter {
+    /// `--output text` with `--tuning`: the reading's line, then the target string, its note as the
+    /// tuning spells it, the cents from it (unclamped) and ✓/✗, e.g.
+    ///
+    ///       1.230 s  A2    109.54 Hz   -7.3 ¢  ✗   -12.5 dBFS   string 2 A2      -7.3 ¢  ✗
+    ///       1.240 s  A2    109.54 Hz   -7.3 ¢  ✗   -12.5 dBFS   string 1 E2    +492.7 ¢  ✗
+    ///
+    /// and after the reading at which a note settled, its announcement: "  settled: A2, 7 cents flat".
+    func lines(for step: TuningTracker.Step, tuning: Tuning) -> String {
+        var text = line(for: step.reading)
+        if let target = step.target, step.reading.printablePitch != nil, target.rawCents.value.isFinite {
+            text.removeLast()  // the newline
+            let label = tuning.labels.indices.contains(target.stringIndex) ? tuning.labels[target.stringIndex]
+                : target.note.description
+            let tenths = (target.rawCents.value * 10).rounded() / 10
+            text += "   string \(target.stringIndex + 1) " + label.padding(toLength: 4, withPad: " ", startingAt: 0)
+                + String(format: "%+8.1f ¢", tenths == 0 ? 0 : tenths) + "  " + (target.isInTune ? "✓" : "✗") + "\n"
+        }
+        if let settled = step.settled {
+            text += "  settled: " + Announcement.text(for: settled, tuning: tuning) + "\n"
+        }
+        return text
+    }
+}

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import TunerAudio
 import TunerKit
 import TunerScreen
@@ -42,12 +43,44 @@ public enum TunerCommand {
         return ExitCode.failure.rawValue
     }
 
+    /// What a run does with the readings.
+    enum Mode: Equatable {
+        case screen
+        case text
+        case jsonl
+        /// `--announce` and/or `--speak`.
+        case announce
+        /// `--expect`.
+        case expect
+    }
+
+    /// The mode the options ask for.
+    static func mode(_ options: TunerOptions, io: SystemIO) -> Mode {
+        if options.expect != nil { return .expect }
+        if options.announce || options.speak { return .announce }
+        switch options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput)) {
+        case .screen: return .screen
+        case .text: return .text
+        case .jsonl: return .jsonl
+        }
+    }
+
     /// Tunes the input the options name and shows the readings in the chosen format.
-    static func tune(_ options: TunerOptions, io: SystemIO) async -> ExitCode {
+    static func tune(_ options: TunerOptions, io: SystemIO, environment: [String: String] = currentEnvironment()) async -> ExitCode {
+        if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
         if options.listDevices { return listDevices(io: io) }
-        let format = options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput))
+        let mode = mode(options, io: io)
+        var speaker: Speaker?
+        if options.speak {
+            switch Speaker.find(path: environment["PATH"]) {
+            case .success(let found): speaker = found
+            case .failure(let failure):
+                io.printError("Error: \(failure)\n")
+                return .unavailable
+            }
+        }
         let source: any AudioSource
-        switch openSource(options, format: format, io: io) {
+        switch openSource(options, paced: mode == .screen, demo: mode == .screen, io: io) {
         case .success(let opened): source = opened
         case .failure(let exit): return exit.code
         }
@@ -55,22 +88,72 @@ public enum TunerCommand {
         do {
             // Printed output is a record of every reading; the screen only ever wants the newest.
             session = try TunerSession(source: source, configuration: options.configuration,
-                                       delivery: format == .screen ? .newestOnly : .everyReading)
+                                       delivery: mode == .screen ? .newestOnly : .everyReading)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure
         }
-        switch format {
+        // Live input is written line by line, so a reader sees each reading as it is made.
+        let live = options.file == nil
+        switch mode {
         case .screen:
             return await showScreen(session, options: options, io: io)
-        case .text, .jsonl:
-            // Live input is written line by line, so a reader sees each reading as it is made.
-            let live = options.file == nil
-            let printed = format == .text ? await printLines(of: session, with: TextFormatter(), live: live, io: io)
-                : await printLines(of: session, with: JSONLinesFormatter(), live: live, io: io)
+        case .text:
+            let printed = if let tuning = options.tuning {
+                await printTuningLines(of: session, tuning: tuning, live: live, io: io) {
+                    TextFormatter().lines(for: $0, tuning: tuning)
+                }
+            } else {
+                await printLines(of: session, with: TextFormatter(), live: live, io: io)
+            }
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
+        case .jsonl:
+            let printed = if let tuning = options.tuning {
+                await printTuningLines(of: session, tuning: tuning, live: live, io: io,
+                                       TuningLinesFormatter(tuning: tuning).lines(for:))
+            } else {
+                await printLines(of: session, with: JSONLinesFormatter(), live: live, io: io)
+            }
+            guard printed == .success else { return printed }
+            return reportFailure(of: session, io: io) ?? .success
+        case .announce:
+            let notes = SettledNotes(readings: session.readings, tuning: options.tuning)
+            let announced = await SettledOutput.announce(
+                notes, tuning: options.tuning, printing: options.announce, speaker: speaker,
+                ignoreWhileSpeaking: options.file == nil, stop: { session.stop() }, io: io)
+            guard announced == .success else { return announced }
+            return reportFailure(of: session, io: io) ?? .success
+        case .expect:
+            // The verdict is on the note itself, so the notes settle chromatically (no target string).
+            let settled = await SettledOutput.settledNotes(of: SettledNotes(readings: session.readings))
+            if let failed = reportFailure(of: session, io: io) { return failed }
+            guard let verdict = options.expectation?.verdict(for: settled) else { return .usage }
+            if print(verdict.message + "\n", io: io) != ExitCode.success.rawValue { return .failure }
+            return verdict.passed ? .success : .failure
         }
+    }
+
+    /// The process environment (for `PATH` when looking for espeak-ng).
+    static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
+
+    /// `--output text`/`jsonl` with a tuning: each reading with its target string, and the settled
+    /// notes. A `TuningTracker` takes each reading on this task, in order, as the screen does.
+    static func printTuningLines(of session: TunerSession, tuning: Tuning, live: Bool, io: SystemIO,
+                                 _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
+        var tracker = TuningTracker(tuning: tuning)
+        var readings = session.readings.makeAsyncIterator()
+        while let reading = await readings.next() {
+            let step = tracker.process(reading)
+            if output.isOpen && !output.write(lines(step)) { session.stop() }
+        }
+        output.flush()
+        if let code = output.failure {
+            io.printError("Error: cannot write the readings: \(String(cString: strerror(code)))\n")
+            return .failure
+        }
+        return .success
     }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
@@ -79,7 +162,7 @@ public enum TunerCommand {
         do {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
-                gate: options.configuration.gate)
+                gate: options.configuration.gate, tuning: options.tuning)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -129,14 +212,14 @@ public enum TunerCommand {
     /// An exit code carried as an error (the message is already printed).
     struct Exit: Error { var code: ExitCode }
 
-    /// The input the options ask for: the file (at real-time pace on the screen), or the capture device.
-    /// With no capture device, the screen shows the built-in demo instead, saying so in one line — unless
-    /// a device was named. Prints why when there is no input.
-    static func openSource(_ options: TunerOptions, format: OutputFormat, io: SystemIO) -> Result<any AudioSource, Exit> {
+    /// The input the options ask for: the file (at real-time pace when `paced`, for the screen), or the
+    /// capture device. With no capture device and `demo` (the screen), the built-in demo instead, saying so
+    /// in one line — unless a device was named. Prints why when there is no input.
+    static func openSource(_ options: TunerOptions, paced: Bool, demo: Bool, io: SystemIO) -> Result<any AudioSource, Exit> {
         if let path = options.file {
             do {
                 let file = try AudioFileSource(path: path, channel: options.channel)
-                return .success(format == .screen ? PacedSource(file) : file)
+                return .success(paced ? PacedSource(file) : file)
             } catch {
                 return .failure(Exit(code: report(error, io: io)))
             }
@@ -144,7 +227,7 @@ public enum TunerCommand {
         do {
             return .success(try ALSACaptureSource(device: options.device, rate: options.rate))
         } catch {
-            if format == .screen && error.kind == .noDevice && !options.given.contains("device") {
+            if demo && error.kind == .noDevice && !options.given.contains("device") {
                 io.printError("No capture device (ALSA: \(error.reason)); showing the built-in demo.\n")
                 return .success(DemoSource(sampleRate: Double(options.rate), a4: options.a4))
             }

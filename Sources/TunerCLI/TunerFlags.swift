@@ -22,8 +22,8 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "tolerance", short: "t", valueName: "cents", example: "5",
-            help: "A note is in tune when it is within this many cents of the nearest note, "
-                + "\(range(TunerOptions.toleranceRange)).",
+            help: "A note is in tune when it is within this many cents of the nearest note (with --tuning, "
+                + "of the target string), \(range(TunerOptions.toleranceRange)).",
             defaultText: { number($0.tolerance.value) },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 options.tolerance = Cents(try parse(value, in: TunerOptions.toleranceRange))
@@ -72,6 +72,50 @@ enum TunerFlags {
             help: "List the capture devices (name and description) and exit.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.listDevices = true }),
+        OptionDefinition(
+            long: "tuning", short: nil, valueName: "name|notes", example: "drop-d",
+            help: "Tune an instrument: a preset (see --list-tunings) or the strings' notes, lowest-pitched "
+                + "side first, e.g. \"D2 A2 D3 G3 B3 E4\". Cents are then measured from the target string, "
+                + "picked automatically (on the screen keys 1…9 lock one); text and jsonl lines add it.",
+            defaultText: { $0.tuning.map { $0.key ?? "custom" } ?? "chromatic" },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                do throws(TuningError) {
+                    options.tuning = try Tuning.resolve(value)
+                } catch {
+                    throw .init(error.description)
+                }
+            }),
+        OptionDefinition(
+            long: "list-tunings", short: nil, valueName: nil, example: nil,
+            help: "List the built-in tunings (name, notes, instrument) and exit.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.listTunings = true }),
+        OptionDefinition(
+            long: "announce", short: nil, valueName: nil, example: nil,
+            help: "Print one plain line per settled note (\"E2, 4 cents flat\", \"A2 in tune\") and nothing "
+                + "else, for screen readers and braille displays: a file as fast as it can be analysed, live "
+                + "input as the notes settle.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.announce = true }),
+        OptionDefinition(
+            long: "speak", short: nil, valueName: nil, example: nil,
+            help: "Say each settled note through espeak-ng (it must be installed); with live input the tuner "
+                + "ignores the input while it speaks. Add --announce to print the lines too.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.speak = true }),
+        OptionDefinition(
+            long: "expect", short: nil, valueName: "note", example: "A2",
+            help: "With --file: exit 0 when the file's settled pitch (its last settled note) is this note within "
+                + "the tolerance, else 1, printing by how much.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                do {
+                    options.expect = try Expectation(parsing: value).note
+                } catch {
+                    throw .init("must be a note: a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), "
+                                + "and an octave from 0 to 9, e.g. A2, F#3 or Bb1")
+                }
+            }),
     ]
 
     /// Parses a finite number within `bounds`.

@@ -19,12 +19,23 @@ public struct TunerOptions: Sendable, Equatable {
     public var rate: Int
     /// List the capture devices and exit.
     public var listDevices: Bool
+    /// The instrument's tuning; nil is chromatic (cents from the nearest note).
+    public var tuning: Tuning?
+    /// Print the built-in tunings and exit.
+    public var listTunings: Bool
+    /// Print one plain line per settled note, and nothing else.
+    public var announce: Bool
+    /// Say each settled note through espeak-ng.
+    public var speak: Bool
+    /// With a file: check that its settled pitch is this note within the tolerance (exit 0 or 1).
+    public var expect: Note?
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
 
     public init(file: String? = nil, channel: Int? = nil, tolerance: Cents = Cents(3), a4: Hertz = Hertz(440),
                 output: OutputFormat? = nil, device: String = "default", rate: Int = 48_000,
-                listDevices: Bool = false, given: Set<String> = []) {
+                listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
+                speak: Bool = false, expect: Note? = nil, given: Set<String> = []) {
         self.file = file
         self.channel = channel
         self.tolerance = tolerance
@@ -33,6 +44,11 @@ public struct TunerOptions: Sendable, Equatable {
         self.device = device
         self.rate = rate
         self.listDevices = listDevices
+        self.tuning = tuning
+        self.listTunings = listTunings
+        self.announce = announce
+        self.speak = speak
+        self.expect = expect
         self.given = given
     }
 
@@ -40,6 +56,9 @@ public struct TunerOptions: Sendable, Equatable {
     public static let toleranceRange = 0.1...50.0
     public static let a4Range = 400.0...480.0
     public static let rateRange = 8_000...192_000
+
+    /// The `--expect` check, judged with the tolerance; nil without `--expect`.
+    public var expectation: Expectation? { expect.map { Expectation(note: $0, tolerance: tolerance) } }
 
     /// The engine settings these options ask for.
     public var configuration: TunerConfiguration {

@@ -92,6 +92,7 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
         case .warn: return (ctuner_a_bold(), usesColor ? Pair.warn.rawValue : 0)
         case .zone: return (ctuner_a_normal(), usesColor ? Pair.zone.rawValue : 0)
         case .bar: return (ctuner_a_reverse(), 0)
+        case .active: return (ctuner_a_reverse() | ctuner_a_bold(), 0)
         }
     }
 
@@ -123,9 +124,12 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
         return size
     }
 
-    /// q, Q and Esc quit; + = and - _ change the tolerance; [ ] nudge A4.
+    /// q, Q and Esc quit; + = and - _ change the tolerance; [ ] nudge A4; 0…9 lock a string
+    /// (0: automatic); s S toggle the strobe.
     static func key(for code: Int32) -> ScreenKey {
         switch code {
+        case 48...57: return .digit(Int(code) - 48)  // 0…9
+        case 115, 83: return .strobe  // s S
         case 113, 81, 27: return .quit  // q Q Esc
         case 43, 61: return .toleranceUp  // + =
         case 45, 95: return .toleranceDown  // - _

@@ -10,6 +10,8 @@ public enum ScreenStyle: Equatable, Sendable {
     case zone
     /// The status line and key help.
     case bar
+    /// The target string in the tuning row: reversed, so it stands out without colour too.
+    case active
 }
 
 /// Where `ScreenRenderer` draws: the curses terminal, or an off-screen grid in tests.

@@ -43,7 +43,7 @@ public final class ScreenLoop {
                     switch model.handle(key) {
                     case .quit: return .quit
                     case .settingsChanged(let settings): applySettings(settings)
-                    case .ignored: break
+                    case .viewChanged, .ignored: break
                     }
                 }
                 input.inputHandled()

@@ -15,15 +15,23 @@ public struct ScreenSize: Equatable, Sendable {
 
 /// A key the screen acts on.
 public enum ScreenKey: Equatable, Sendable {
-    case quit, toleranceUp, toleranceDown, referenceDown, referenceUp, other
+    case quit, toleranceUp, toleranceDown, referenceDown, referenceUp
+    /// 1…9 lock that string of the tuning, 0 returns to automatic choice.
+    case digit(Int)
+    /// Shows or hides the strobe band.
+    case strobe
+    case other
 }
 
 /// What the tuner screen shows, as one value: settings, the reading on display, the input level, the
-/// terminal size. Pure — it knows nothing of drawing; `ScreenRenderer` draws it.
+/// terminal size, and — through a `TuningTracker` run once per reading — the tuning row (target
+/// string, lock, checklist) and the strobe. Pure — it knows nothing of drawing; `ScreenRenderer`
+/// draws it. The strobe moves by reading time, so no timer is needed.
 ///
 /// It changes what it shows only when that would look different: a new note, cents that differ at
-/// 0.1 ¢, the in-tune state, the level-meter bucket, the settings or the size (see `display`).
-public struct ScreenModel: Equatable, Sendable {
+/// 0.1 ¢, the in-tune state, the level-meter bucket, the settings, the size, the tuning row or the
+/// strobe band (see `display`).
+public struct ScreenModel: Sendable {
     /// Settings a key can change; they go to the session as well.
     public struct Settings: Equatable, Sendable {
         public var a4: Hertz
@@ -35,13 +43,22 @@ public struct ScreenModel: Equatable, Sendable {
     }
 
     /// The pitch on display: kept when the string falls silent (then no longer `live`).
+    /// With a tuning, `note` is the target string's note and the cents are measured from it.
     public struct Shown: Equatable, Sendable {
         public var note: Note
         public var frequency: Hertz
-        /// Cents clamped to ±50, rounded to 0.1.
+        /// Cents clamped to ±50 (the needle's range), rounded to 0.1.
         public var cents: Cents
         /// True while the latest reading has this pitch; false when it is held over silence.
         public var live: Bool
+        /// The cents the numbers show and the in-tune cue judges, rounded to 0.1: the same as
+        /// `cents` in chromatic mode; from the target string, unclamped, with a tuning (a string a
+        /// whole tone low reads −200.0 ¢).
+        public var offset: Cents
+        /// The target string (0-based) with a tuning, else nil.
+        public var stringIndex: Int?
+        /// The nearest note heard (with a tuning it may differ from `note`).
+        public var heard: Note
     }
 
     /// Everything that decides what is drawn. Two models with equal displays look the same.
@@ -55,6 +72,10 @@ public struct ScreenModel: Equatable, Sendable {
         var settings: Settings
         var size: ScreenSize
         var ended: Bool
+        var offsetTenths: Int?
+        var heard: Note?
+        var strings: [StringStatus]
+        var strobeBand: String?
     }
 
     public static let toleranceRange: ClosedRange<Double> = 0.1...50
@@ -76,9 +97,15 @@ public struct ScreenModel: Equatable, Sendable {
     public private(set) var level: Decibels = Decibels(-120)
     /// True once the input has ended (a file played to its end).
     public private(set) var ended = false
+    /// Target string, settled notes, checklist and strobe, stepped once per reading.
+    public private(set) var tracker: TuningTracker
+    /// True while the strobe band is shown (key s).
+    public private(set) var strobeOn = false
 
+    /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
-                gate: Decibels = Decibels(-60), size: ScreenSize) {
+                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil) {
+        self.tracker = TuningTracker(tuning: tuning)
         self.settings = Settings(a4: Hertz(settings.a4.value.clamped(to: Self.referenceRange)),
                                  tolerance: Cents(settings.tolerance.value.clamped(to: Self.toleranceRange)))
         self.sourceLabel = sourceLabel
@@ -91,8 +118,22 @@ public struct ScreenModel: Equatable, Sendable {
 
     public var isInTune: Bool {
         guard let shown, shown.live else { return false }
-        return shown.cents.magnitude <= settings.tolerance
+        return shown.offset.magnitude <= settings.tolerance
     }
+    /// The tuning, or nil in chromatic mode.
+    public var tuning: Tuning? { tracker.tuning }
+    /// The tuning row: each string, the active (target) one, locked, done (✓); empty when chromatic.
+    public var strings: [StringStatus] { tracker.strings }
+    /// True when the player locked a string (keys 1…9).
+    public var isLocked: Bool { tracker.selector?.locked != nil }
+    /// Cells of the needle's scale (and of the strobe band under it) for the current width.
+    public var scaleWidth: Int {
+        var width = min(101, size.columns - 8)
+        if width % 2 == 0 { width -= 1 }
+        return max(1, width)
+    }
+    /// The strobe band as drawn now, or nil while it is hidden.
+    public var strobeBand: String? { strobeOn ? tracker.strobe.render(width: scaleWidth) : nil }
     public var gateClosed: Bool { level < gate }
     public var levelBucket: Int {
         let fraction = (level.value - Self.levelFloor) / -Self.levelFloor
@@ -106,7 +147,9 @@ public struct ScreenModel: Equatable, Sendable {
     public var display: Display {
         Display(note: shown?.note, centsTenths: shown.map { Int(($0.cents.value * 10).rounded()) },
                 live: shown?.live ?? false, inTune: isInTune, levelBucket: levelBucket, gateClosed: gateClosed,
-                settings: settings, size: size, ended: ended)
+                settings: settings, size: size, ended: ended,
+                offsetTenths: shown.map { Int(($0.offset.value * 10).rounded()) }, heard: shown?.heard,
+                strings: strings, strobeBand: strobeBand)
     }
 
     // MARK: Updates (each returns true when what is shown changed)
@@ -116,11 +159,23 @@ public struct ScreenModel: Equatable, Sendable {
     public mutating func apply(_ reading: Reading) -> Bool {
         let before = display
         level = reading.level.value.isFinite ? reading.level : Decibels(-120)
-        if let pitch = reading.pitch, pitch.frequency.value.isFinite {
-            let cents = Cents((pitch.cents.value * 10).rounded() / 10)
-            let next = Shown(note: pitch.note, frequency: pitch.frequency, cents: cents, live: true)
+        var reading = reading
+        if let frequency = reading.pitch?.frequency.value, !frequency.isFinite { reading.pitch = nil }
+        let step = tracker.process(reading)
+        if let pitch = reading.pitch {
+            let tenths = { (c: Cents) in Cents((c.value * 10).rounded() / 10) }
+            let next: Shown
+            if let target = step.target {
+                next = Shown(note: target.note, frequency: pitch.frequency, cents: tenths(target.cents), live: true,
+                             offset: tenths(target.rawCents), stringIndex: target.stringIndex, heard: pitch.note)
+            } else {
+                let cents = tenths(pitch.cents)
+                next = Shown(note: pitch.note, frequency: pitch.frequency, cents: cents, live: true,
+                             offset: cents, stringIndex: nil, heard: pitch.note)
+            }
             // Keep the frequency of the reading that last changed the picture, so the numbers agree.
-            if shown.map({ $0.note != next.note || $0.cents != next.cents || !$0.live }) ?? true {
+            if shown.map({ $0.note != next.note || $0.offset != next.offset || $0.stringIndex != next.stringIndex
+                            || $0.heard != next.heard || !$0.live }) ?? true {
                 shown = next
             }
         } else if shown?.live == true {
@@ -149,6 +204,8 @@ public struct ScreenModel: Equatable, Sendable {
         case quit
         /// The settings changed; tell the session.
         case settingsChanged(Settings)
+        /// Only the view changed (a string locked, the strobe shown or hidden).
+        case viewChanged
         case ignored
     }
 
@@ -157,6 +214,14 @@ public struct ScreenModel: Equatable, Sendable {
         switch key {
         case .quit: return .quit
         case .other: return .ignored
+        case .digit(let digit):
+            guard tuning != nil else { return .ignored }
+            let before = display
+            tracker.press(digit: digit)
+            return display != before ? .viewChanged : .ignored
+        case .strobe:
+            strobeOn.toggle()
+            return .viewChanged
         case .toleranceUp:
             next.tolerance = Cents(Self.toleranceSteps.first { $0 > settings.tolerance.value + 1e-9 }
                                    ?? Self.toleranceRange.upperBound)

@@ -3,14 +3,36 @@ import TunerKit
 
 /// Draws a `ScreenModel` on a `ScreenCanvas`: the whole picture from the one value, every frame.
 ///
-/// Layout (rows, for the minimum 40×12; taller terminals get the middle block centred):
-/// status · big note (5) · numbers and cue · needle · scale with the tolerance zone · scale labels ·
-/// level meter · key help.
+/// Layout (rows, top to bottom; the middle block is centred in taller terminals):
+/// status · big note (5) · tuning row (with a tuning) · numbers and cue · needle · scale with the
+/// tolerance zone · strobe band (key s) · scale labels · level meter · key help. When the terminal is
+/// too short for all of them (the minimum is 40×12), the scale labels go first, then the level meter.
 public enum ScreenRenderer {
     public static let tooSmallMessage =
         "Terminal too small (need \(ScreenSize.minimum.columns)×\(ScreenSize.minimum.rows))"
-    public static let keyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz"
-    static let blockHeight = 10
+    public static let keyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   s strobe"
+    /// The key help with a tuning: the string keys too.
+    public static let tuningKeyHelp = "q quit  + - tolerance  [ ] A4  s strobe  1-9 lock string  0 auto"
+
+    /// The rows of the middle block, in order, and how many lines each takes.
+    enum Part: Equatable {
+        case note, strings, numbers, scale, strobe, labels, level
+        var height: Int { self == .note ? 5 : self == .scale ? 2 : 1 }
+    }
+
+    /// The parts shown for `model` in `available` rows: optional ones (labels, then level) are
+    /// dropped when the tuning row and the strobe band would not fit otherwise.
+    static func parts(_ model: ScreenModel, available: Int) -> [Part] {
+        var parts: [Part] = [.note]
+        if model.tuning != nil { parts.append(.strings) }
+        parts += [.numbers, .scale]
+        if model.strobeOn { parts.append(.strobe) }
+        parts += [.labels, .level]
+        for optional in [Part.labels, .level] where parts.reduce(0, { $0 + $1.height }) > available {
+            parts.removeAll { $0 == optional }
+        }
+        return parts
+    }
 
     public static func draw(_ model: ScreenModel, on canvas: ScreenCanvas) {
         canvas.clear()
@@ -24,13 +46,24 @@ public enum ScreenRenderer {
         }
         let cols = size.columns
         canvas.put(pad(" " + statusLine(model, width: cols - 1), cols), row: 0, column: 0, style: .bar)
-        canvas.put(pad(" " + keyHelp, cols), row: size.rows - 1, column: 0, style: .bar)
+        let help = model.tuning == nil ? keyHelp : tuningKeyHelp
+        canvas.put(pad(" " + help, cols), row: size.rows - 1, column: 0, style: .bar)
 
-        let top = 1 + (size.rows - 2 - blockHeight) / 2
-        drawNote(model, canvas: canvas, row: top, cols: cols)
-        drawNumbers(model, canvas: canvas, row: top + 5, cols: cols)
-        drawScale(model, canvas: canvas, row: top + 6, cols: cols)
-        drawLevel(model, canvas: canvas, row: top + 9, cols: cols)
+        let parts = parts(model, available: size.rows - 2)
+        let height = parts.reduce(0) { $0 + $1.height }
+        var row = 1 + (size.rows - 2 - height) / 2
+        for part in parts {
+            switch part {
+            case .note: drawNote(model, canvas: canvas, row: row, cols: cols)
+            case .strings: drawStrings(model, canvas: canvas, row: row, cols: cols)
+            case .numbers: drawNumbers(model, canvas: canvas, row: row, cols: cols)
+            case .scale: drawScale(model, canvas: canvas, row: row, cols: cols)
+            case .strobe: drawStrobe(model, canvas: canvas, row: row, cols: cols)
+            case .labels: drawLabels(model, canvas: canvas, row: row, cols: cols)
+            case .level: drawLevel(model, canvas: canvas, row: row, cols: cols)
+            }
+            row += part.height
+        }
     }
 
     /// "file a2.wav, 44100 Hz · A4 440 Hz · tolerance ±3.0 ¢"; when that is wider than `width`, the
@@ -54,7 +87,7 @@ public enum ScreenRenderer {
         guard let shown = model.shown else { return (model.ended ? "" : "play a string", .dim) }
         if !shown.live { return ("(held)", .dim) }
         if model.isInTune { return ("IN TUNE ✓", .good) }
-        return shown.cents.value < 0 ? ("♭ FLAT — tune up", .warn) : ("♯ SHARP — tune down", .warn)
+        return shown.offset.value < 0 ? ("♭ FLAT — tune up", .warn) : ("♯ SHARP — tune down", .warn)
     }
 
     static func drawNote(_ model: ScreenModel, canvas: ScreenCanvas, row: Int, cols: Int) {
@@ -76,7 +109,7 @@ public enum ScreenRenderer {
         var numbers = ""
         if let shown = model.shown {
             let name = shown.note.name.replacingOccurrences(of: "#", with: "♯") + String(shown.note.octave)
-            numbers = "\(name)   \(String(format: "%.2f", shown.frequency.value)) Hz   \(signedCents(shown.cents))   "
+            numbers = "\(name)   \(String(format: "%.2f", shown.frequency.value)) Hz   \(signedCents(shown.offset))   "
         }
         let total = numbers.count + cue.text.count
         let start = max(0, (cols - total) / 2)
@@ -84,11 +117,15 @@ public enum ScreenRenderer {
         canvas.put(cue.text, row: row, column: start + numbers.count, style: cue.style)
     }
 
-    /// Needle row, scale row (tolerance zone ▒, centre ┃) and labels row.
+    /// The scale's first column and width for `cols` columns (the strobe band uses the same).
+    static func scaleFrame(_ model: ScreenModel, cols: Int) -> (left: Int, width: Int) {
+        let width = model.scaleWidth
+        return ((cols - width) / 2, width)
+    }
+
+    /// Needle row and scale row (tolerance zone ▒, centre ┃).
     static func drawScale(_ model: ScreenModel, canvas: ScreenCanvas, row: Int, cols: Int) {
-        var width = min(101, cols - 8)
-        if width % 2 == 0 { width -= 1 }
-        let left = (cols - width) / 2
+        let (left, width) = scaleFrame(model, cols: cols)
         let mid = width / 2
         func column(_ cents: Double) -> Int { Int(((cents + 50) / 100 * Double(width - 1)).rounded()) }
         let tolerance = model.settings.tolerance.value
@@ -108,12 +145,73 @@ public enum ScreenRenderer {
             canvas.put("▼", row: row, column: at, style: style)
             canvas.put("█", row: row + 1, column: at, style: style)
         }
-        canvas.put("-50", row: row + 2, column: left, style: .dim)
-        canvas.put("0", row: row + 2, column: left + mid, style: .dim)
-        canvas.put("+50", row: row + 2, column: left + width - 3, style: .dim)
+    }
+
+    /// The scale labels: -50, -25, 0, +25, +50.
+    static func drawLabels(_ model: ScreenModel, canvas: ScreenCanvas, row: Int, cols: Int) {
+        let (left, width) = scaleFrame(model, cols: cols)
+        let mid = width / 2
+        func column(_ cents: Double) -> Int { Int(((cents + 50) / 100 * Double(width - 1)).rounded()) }
+        canvas.put("-50", row: row, column: left, style: .dim)
+        canvas.put("0", row: row, column: left + mid, style: .dim)
+        canvas.put("+50", row: row, column: left + width - 3, style: .dim)
         if width >= 41 {
-            canvas.put("-25", row: row + 2, column: left + column(-25) - 1, style: .dim)
-            canvas.put("+25", row: row + 2, column: left + column(25) - 1, style: .dim)
+            canvas.put("-25", row: row, column: left + column(-25) - 1, style: .dim)
+            canvas.put("+25", row: row, column: left + column(25) - 1, style: .dim)
+        }
+    }
+
+    /// The strobe band under the scale, as wide as it: it drifts left when flat, right when sharp.
+    static func drawStrobe(_ model: ScreenModel, canvas: ScreenCanvas, row: Int, cols: Int) {
+        guard let band = model.strobeBand else { return }
+        let (left, _) = scaleFrame(model, cols: cols)
+        canvas.put(band, row: row, column: left, style: model.isInTune ? .good : .normal)
+    }
+
+    /// One segment of the tuning row and how it is drawn.
+    typealias Segment = (text: String, style: ScreenStyle)
+
+    /// The tuning row: every string by name, the target one as "[A2]" (drawn reversed), ✓ after a
+    /// string that settled in tune, its whole cents after one that settled out of tune, then
+    /// "locked" or "auto". Spacing narrows when the terminal is narrow.
+    static func stringsRow(_ model: ScreenModel, width: Int) -> [Segment] {
+        let strings = model.strings
+        guard !strings.isEmpty else { return [] }
+        for gap in ["   ", "  ", " "] {
+            var segments: [Segment] = []
+            for (i, string) in strings.enumerated() {
+                if i > 0 { segments.append((gap, .normal)) }
+                let label = displayLabel(string.label)
+                segments.append(string.isActive ? ("[\(label)]", .active) : (" \(label) ", .normal))
+                if string.isDone {
+                    segments.append(("✓", .good))
+                } else if let last = string.lastSettled {
+                    let cents = Int(last.cents.value.rounded())
+                    segments.append((cents > 0 ? "+\(cents)" : "\(cents)", .warn))
+                }
+            }
+            segments.append((gap + (model.isLocked ? "locked" : "auto"), model.isLocked ? .warn : .dim))
+            if segments.reduce(0, { $0 + $1.text.count }) <= width || gap == " " { return segments }
+        }
+        return []
+    }
+
+    /// "Eb2" → "E♭2", "F#3" → "F♯3".
+    static func displayLabel(_ label: String) -> String {
+        var out = ""
+        for (i, c) in label.enumerated() {
+            out.append(i == 1 && c == "#" ? "♯" : i == 1 && c == "b" ? "♭" : c)
+        }
+        return out
+    }
+
+    static func drawStrings(_ model: ScreenModel, canvas: ScreenCanvas, row: Int, cols: Int) {
+        let segments = stringsRow(model, width: cols)
+        let total = segments.reduce(0) { $0 + $1.text.count }
+        var column = max(0, (cols - total) / 2)
+        for segment in segments {
+            canvas.put(segment.text, row: row, column: column, style: segment.style)
+            column += segment.text.count
         }
     }
 

@@ -16,7 +16,9 @@ public enum TunerScreen {
 
     /// Shows `session` until the user quits. Throws before drawing anything when the terminal cannot be
     /// used (unknown `TERM`). Stops the session before returning.
+    /// With a `tuning`, the readings are measured against its strings (the tuning row and keys 1…9).
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
+                           tuning: Tuning? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -29,7 +31,8 @@ public enum TunerScreen {
         }
         terminal.resumeInput = { events.resumeInput() }
         let model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
-                                sampleRate: session.sampleRate, gate: gate, size: terminal.size)
+                                sampleRate: session.sampleRate, gate: gate, size: terminal.size,
+                                tuning: tuning)
         session.setTolerance(model.settings.tolerance)
         session.setReference(model.settings.a4)
         let loop = ScreenLoop(model: model, canvas: terminal, input: terminal) { settings in

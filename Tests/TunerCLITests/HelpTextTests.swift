@@ -10,6 +10,8 @@ import Testing
 
     USAGE: tuner [--file <path>] [--channel <n>] [--tolerance <cents>] [--a4 <hz>]
            [--output <format>] [--device <name>] [--rate <hz>] [--list-devices]
+           [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
+           [--expect <note>]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
@@ -18,7 +20,8 @@ import Testing
                               of the mix of all channels.
       -t, --tolerance <cents>
                               A note is in tune when it is within this many cents of
-                              the nearest note, 0.1…50. (default: 3)
+                              the nearest note (with --tuning, of the target
+                              string), 0.1…50. (default: 3)
       --a4 <hz>               Reference pitch: the frequency of A4 in Hz, 400…480.
                               (default: 440)
       --output <format>       How readings are shown: screen (the live tuner; a file
@@ -33,6 +36,25 @@ import Testing
                               Hz. (default: 48000)
       --list-devices          List the capture devices (name and description) and
                               exit.
+      --tuning <name|notes>   Tune an instrument: a preset (see --list-tunings) or
+                              the strings' notes, lowest-pitched side first, e.g.
+                              "D2 A2 D3 G3 B3 E4". Cents are then measured from the
+                              target string, picked automatically (on the screen
+                              keys 1…9 lock one); text and jsonl lines add it.
+                              (default: chromatic)
+      --list-tunings          List the built-in tunings (name, notes, instrument)
+                              and exit.
+      --announce              Print one plain line per settled note ("E2, 4 cents
+                              flat", "A2 in tune") and nothing else, for screen
+                              readers and braille displays: a file as fast as it can
+                              be analysed, live input as the notes settle.
+      --speak                 Say each settled note through espeak-ng (it must be
+                              installed); with live input the tuner ignores the
+                              input while it speaks. Add --announce to print the
+                              lines too.
+      --expect <note>         With --file: exit 0 when the file's settled pitch (its
+                              last settled note) is this note within the tolerance,
+                              else 1, printing by how much.
       --version               Show the version.
       -h, --help              Show help information.
 
@@ -41,22 +63,32 @@ import Testing
       time: seconds of input consumed; frequency (Hz, unrounded), note and cents
       (clamped to ±50) are null when there is no pitch; in_tune: |cents| ≤
       tolerance; level_db: input level in dBFS.
+      With --tuning, each line adds "string" (1 = first), "target" (its note),
+      "target_cents" (cents from it, unclamped) and "target_in_tune"; after the
+      reading at which a note settled (held steady for 0.5 s) comes a line
+      {"event":"settled",…} with time, start, string, target, frequency, cents (from
+      the target, the median of the steady time) and in_tune.
 
     SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the
     tolerance zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move
-    A4 by 1 Hz. With no capture device, 'tuner' shows a built-in demo. NO_COLOR
-    turns colours off.
+    A4 by 1 Hz, s shows the strobe band (it drifts left when flat, right when
+    sharp). With --tuning, a row of the strings shows the target one as [A2] and ✓
+    on strings that settled in tune; 1…9 lock a string, 0 returns to automatic. With
+    no capture device, 'tuner' shows a built-in demo. NO_COLOR turns colours off.
 
     EXIT CODES:
       0     Success: q on the screen, or the input was analysed; also when the
             reader of the output stops early (e.g. '| head').
-      1     A runtime failure (e.g. the terminal type is unknown to the screen).
+      1     A runtime failure (e.g. the terminal type is unknown to the screen);
+            with --expect: the input did not settle on the note within the
+            tolerance.
       64    A usage error: unknown flag, missing or bad value, or a --channel the
             file does not have.
       66    The input file cannot be read: missing, a directory, not audio, empty,
             or a sample rate outside 8000…192000 Hz.
       69    The capture device cannot be used: no such device, busy, no mono
-            capture, or it stopped delivering audio.
+            capture, or it stopped delivering audio; or --speak when espeak-ng is
+            not installed or fails.
       129   The screen ended because the terminal hung up (SIGHUP).
       130   The screen ended with Ctrl-C (SIGINT).
       143   The screen ended with SIGTERM.
@@ -67,6 +99,9 @@ import Testing
       tuner --file guitar.wav
       tuner -f bass.flac --channel 1 --a4 442 -t 2
       tuner --file guitar.wav --output jsonl | head -3
+      tuner --tuning drop-d
+      tuner --tuning "D2 G2 D3 G3 B3 D4" --announce
+      tuner --file a2.wav --expect A2 -t 2 && echo in tune
 
     """
 

@@ -54,6 +54,32 @@ import Testing
              message: "Error: The flag '--list-devices' takes no value (got 'yes'); write it alone."),
         Case(arguments: ["--file", "a.wav", "--device", "hw:1"],
              message: "Error: '--file' and '--device' cannot be used together: '--device' is for live input; leave out one of them."),
+        Case(arguments: ["--tuning", "H9 A2"],
+             message: "Error: Invalid value 'H9 A2' for '--tuning <name|notes>': \"H9\" is not a note: write a letter "
+                + "A to G, an optional sharp (# or ♯) or flat (b or ♭), and an octave from 0 to 9, "
+                + "e.g. --tuning \"D2 A2 D3 G3 B3 E4\"."),
+        Case(arguments: ["--tuning", ""],
+             message: "Error: Invalid value '' for '--tuning <name|notes>': the tuning is empty: give a preset name "
+                + "(see --list-tunings) or the strings' notes, lowest string first, e.g. --tuning \"D2 A2 D3 G3 B3 E4\"."),
+        Case(arguments: ["--tuning", "E2 A2 D3 G3 B3 E4 E2 A2 D3 G3 B3 E4 E5"],
+             message: "Error: Invalid value 'E2 A2 D3 G3 B3 E4 E2 A2 D3 G3 B3 E4 E5' for '--tuning <name|notes>': "
+                + "13 strings is too many: a tuning has at most 12 strings; list one note per string, "
+                + "e.g. --tuning \"D2 A2 D3 G3 B3 E4\"."),
+        Case(arguments: ["--tuning=drop-q"],
+             message: "Error: Invalid value 'drop-q' for '--tuning <name|notes>': unknown tuning \"drop-q\": use a "
+                + "preset name (see --list-tunings) or a list of notes, e.g. --tuning \"D2 A2 D3 G3 B3 E4\"."),
+        Case(arguments: ["--expect", "A2"],
+             message: "Error: '--expect' needs '--file': it checks the settled pitch of a recording; add "
+                + "'--file <path>', e.g. 'tuner --file a2.wav --expect A2'."),
+        Case(arguments: ["--file", "a.wav", "--expect", "H2"],
+             message: "Error: Invalid value 'H2' for '--expect <note>': must be a note: a letter A to G, an optional "
+                + "sharp (# or ♯) or flat (b or ♭), and an octave from 0 to 9, e.g. A2, F#3 or Bb1."),
+        Case(arguments: ["--file", "a.wav", "--expect", "A2", "--announce"],
+             message: "Error: '--expect' and '--announce' cannot be used together: '--expect' prints only its "
+                + "verdict; leave out '--announce'."),
+        Case(arguments: ["--announce", "--output", "jsonl"],
+             message: "Error: '--announce' and '--output' cannot be used together: '--announce' replaces the output "
+                + "with the settled notes; leave out one of them."),
     ]
 
     @Test(arguments: cases)

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TunerKit
+
+/// The modes built on settled-note events (`SettledNotes`): `--announce`, `--speak` and `--expect`.
+enum SettledOutput {
+    /// `--announce` / `--speak`: for each settled note, prints its line (when `printing`) and says it
+    /// (when there is a `speaker`), in order, until the readings end. With `ignoreWhileSpeaking`
+    /// (live input) the analysis ignores the input from the start of each announcement until
+    /// `SettledNotes`' tail after it, so the tuner does not tune its own voice.
+    ///
+    /// Returns `.success`, `.failure` when the output cannot be written, or `.unavailable` when
+    /// espeak-ng fails (the message is printed).
+    static func announce(_ notes: SettledNotes, tuning: Tuning?, printing: Bool, speaker: Speaker?,
+                         ignoreWhileSpeaking: Bool, stop: @Sendable () -> Void, io: SystemIO) async -> ExitCode {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: 0)
+        var result = ExitCode.success
+        for await note in notes {
+            if printing {
+                // One write per line, so a screen reader or a pipe gets each note as it settles.
+                if output.isOpen && !output.write(Announcement.text(for: note, tuning: tuning) + "\n") {
+                    if speaker == nil { stop() }
+                }
+            }
+            guard let speaker, result == .success else { continue }
+            if ignoreWhileSpeaking { notes.setIgnoringInput(true) }
+            do {
+                try await speaker.say(Announcement.spoken(for: note, tuning: tuning))
+            } catch {
+                io.printError("Error: \(error)\n")
+                result = .unavailable
+                stop()
+            }
+            if ignoreWhileSpeaking { notes.setIgnoringInput(false) }
+        }
+        if result == .success, let code = output.failure {
+            io.printError("Error: cannot write the notes: \(String(cString: strerror(code)))\n")
+            return .failure
+        }
+        return result
+    }
+
+    /// `--expect`: every settled note of the input, then the verdict on the last one. Returns the
+    /// verdict's line and exit code (0 pass, 1 fail); the caller checks the input did not fail first.
+    static func settledNotes(of notes: SettledNotes) async -> [SettledNote] {
+        var all: [SettledNote] = []
+        for await note in notes { all.append(note) }
+        return all
+    }
+}

@@ -1,0 +1,105 @@
+import Synchronization
+import Testing
+import TunerKit
+@testable import TunerCLI
+
+/// `--speak` on live input: while espeak-ng speaks, the analysis ignores the input, so the tuner's
+/// own voice is not announced as a note. Driven step by step: the readings are handed out only
+/// when the analysis asks for them, and the fake speech lasts until the "voice" readings were taken.
+@Suite struct SpeakWhileListeningTests {
+    enum Item {
+        case reading(Reading)
+        /// Wait until the speaker has started speaking.
+        case waitForSpeech
+        /// Every reading before this was taken: let the speech end.
+        case voiceTaken
+    }
+
+    /// Hands out the items in order, through `AsyncStream(unfolding:)`; used by one task at a time.
+    final class Script: @unchecked Sendable {
+        var items: [Item]
+        var speechStarted: AsyncStream<Void>.Iterator
+        let voiceTaken: AsyncStream<Void>.Continuation
+        init(_ items: [Item], speechStarted: AsyncStream<Void>, voiceTaken: AsyncStream<Void>.Continuation) {
+            self.items = items
+            self.speechStarted = speechStarted.makeAsyncIterator()
+            self.voiceTaken = voiceTaken
+        }
+        func next() async -> Reading? {
+            while !items.isEmpty {
+                switch items.removeFirst() {
+                case .reading(let reading): return reading
+                case .waitForSpeech: _ = await speechStarted.next()
+                case .voiceTaken: voiceTaken.yield()
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The fake speaker's side: the first announcement lasts until the voice readings were taken.
+    final class Speech: @unchecked Sendable {
+        let started: AsyncStream<Void>.Continuation
+        var voiceTaken: AsyncStream<Void>.Iterator
+        let calls = Mutex<[[String]]>([])
+        init(started: AsyncStream<Void>.Continuation, voiceTaken: AsyncStream<Void>) {
+            self.started = started
+            self.voiceTaken = voiceTaken.makeAsyncIterator()
+        }
+        func speak(_ arguments: [String]) async -> (status: Int32, message: String) {
+            let first = calls.withLock { $0.append(arguments); return $0.count == 1 }
+            if first {
+                started.yield()
+                _ = await voiceTaken.next()
+            }
+            return (0, "")
+        }
+    }
+
+    static func reading(_ midi: Int?, at time: Double) -> Reading {
+        let pitch = midi.map { Pitch(frequency: Note(midi: $0).frequency(), note: Note(midi: $0), rawCents: Cents(0.5)) }
+        return Reading(time: time, pitch: pitch, level: Decibels(pitch == nil ? -90 : -20), confidence: 0.9,
+                       tolerance: Cents(3))
+    }
+
+    /// A2 played for 1 s (it settles at 0.5 s and is announced); while the announcement is spoken,
+    /// the microphone hears the voice as a steady C4 for 1 s; then silence.
+    func run(ignoreWhileSpeaking: Bool) async -> (printed: String, spoken: [[String]], code: ExitCode) {
+        let (started, startedSink) = AsyncStream<Void>.makeStream()
+        let (taken, takenSink) = AsyncStream<Void>.makeStream()
+        var items: [Item] = (0..<100).map { .reading(Self.reading(45, at: Double($0) / 100)) }
+        items.append(.waitForSpeech)
+        items += (100..<200).map { .reading(Self.reading(60, at: Double($0) / 100)) }
+        items.append(.voiceTaken)
+        items += (200..<250).map { .reading(Self.reading(nil, at: Double($0) / 100)) }
+        let script = Script(items, speechStarted: started, voiceTaken: takenSink)
+        let readings = AsyncStream<Reading>(unfolding: { await script.next() })
+
+        let speech = Speech(started: startedSink, voiceTaken: taken)
+        let speaker = Speaker(executable: "/fake/espeak-ng") { _, arguments in await speech.speak(arguments) }
+        let printed = Mutex<[UInt8]>([])
+        let io = SystemIO(write: { _, bytes, count in
+                              printed.withLock { $0 += UnsafeRawBufferPointer(start: bytes, count: count) }
+                              return (count, 0)
+                          }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
+        let code = await SettledOutput.announce(SettledNotes(readings: readings), tuning: nil, printing: true,
+                                                speaker: speaker, ignoreWhileSpeaking: ignoreWhileSpeaking,
+                                                stop: {}, io: io)
+        return (String(decoding: printed.withLock { $0 }, as: UTF8.self), speech.calls.withLock { $0 }, code)
+    }
+
+    @Test func theVoiceIsIgnoredWhileSpeaking() async {
+        let result = await run(ignoreWhileSpeaking: true)
+        #expect(result.code == .success)
+        #expect(result.printed == "A2 in tune\n")
+        #expect(result.spoken == [["A2 in tune"]])
+    }
+
+    /// The control: without ignoring, the same input announces the voice as a note.
+    @Test func withoutIgnoringTheVoiceWouldBeAnnounced() async {
+        let result = await run(ignoreWhileSpeaking: false)
+        #expect(result.code == .success)
+        #expect(result.printed == "A2 in tune\nC4 in tune\n")
+        #expect(result.spoken == [["A2 in tune"], ["C4 in tune"]])
+    }
+}
