@@ -512,7 +512,7 @@ def main():
                    verdict(v, lim_gross))
     for snr in (40, 20, 10):
         v = crlb.get((snr, o))
-        target(f"sines {snr} dB: RMS / CRLB (same N)", "≤ 1.5×", fmt(v, "×"), verdict(v, 1.5))
+        target(f"sines {snr} dB: RMS / CRLB (same N)", "≤ 1.5×", fmt(v, "×", 3), verdict(v, 1.5))
     r = inst.get(o)
     target("instruments: relative detune error median", "≤ 0.02 ¢", fmt(r and r["median"], " ¢"),
            verdict(r and r["median"], 0.02))
