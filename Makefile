@@ -50,3 +50,21 @@ bench: deps
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
 	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS)
+
+# ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
+FUZZ_SECONDS ?= 60
+
+.PHONY: fuzz sanitize soak
+# libFuzzer over the engine's block input and over audio-file reading, FUZZ_SECONDS each (0: corpus only).
+fuzz: deps
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
+# The test suite under ASan+UBSan, then under TSan (scripts/sanitize.sh); SANITIZE_ONLY=asan|tsan for one.
+SANITIZE_ONLY ?=
+sanitize: test-deps
+	SANITIZE_ONLY=$(SANITIZE_ONLY) scripts/sanitize.sh
+
+# One hour of audio through PitchEngine + TunerSession, faster than real time; prints RSS and backlog.
+# TUNER_SOAK_SECONDS=… shortens it.
+soak: deps
+	TUNER_SOAK=1 swift test --filter SoakTests

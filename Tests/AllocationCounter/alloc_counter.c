@@ -3,6 +3,29 @@
 #include <errno.h>
 #include <stddef.h>
 
+/*
+ * Under AddressSanitizer or ThreadSanitizer (`make sanitize`) the sanitizer owns malloc: replacing it
+ * here would hand the sanitizer's free() memory it never allocated. The counter is then compiled
+ * without its replacements and says so through alloc_counter_available().
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ALLOC_COUNTER_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ALLOC_COUNTER_OFF 1
+#endif
+#endif
+
+#ifdef ALLOC_COUNTER_OFF
+
+int alloc_counter_available(void) { return 0; }
+void alloc_counter_start(void) {}
+unsigned long alloc_counter_stop(void) { return 0; }
+
+#else
+
+int alloc_counter_available(void) { return 1; }
+
 extern void *__libc_malloc(size_t size);
 extern void __libc_free(void *ptr);
 extern void *__libc_calloc(size_t count, size_t size);
@@ -75,3 +98,5 @@ void *pvalloc(size_t size) {
     COUNT();
     return __libc_memalign(4096, (size + 4095) & ~(size_t)4095);
 }
+
+#endif /* ALLOC_COUNTER_OFF */

@@ -7,6 +7,11 @@
 #ifndef ALLOC_COUNTER_H
 #define ALLOC_COUNTER_H
 
+/**
+ * 1 when malloc and friends are replaced and counting works; 0 in a sanitizer build (ASan/TSan own
+ * malloc there), where start/stop do nothing and stop returns 0.
+ */
+int alloc_counter_available(void);
 /** Starts counting allocations and frees made by the calling thread (resets the counts). */
 void alloc_counter_start(void);
 /** Stops counting on the calling thread and returns how many allocations and frees it saw. */
