@@ -33,6 +33,24 @@ run: build
 test: test-deps
 	swift test
 
+# `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
+# Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
+# to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
+# Benchmarks/bench.py runs everything in one go.
+# Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
+OUR_WINDOW_SECONDS ?=
+BENCH_ARGS ?=
+
+.PHONY: bench
+bench: deps
+	@python=$$(Benchmarks/setup.sh) && \
+	"$$python" -m unittest discover -s Benchmarks -p 'test_*.py' && \
+	swift build -c release --product tuner && \
+	skip=$$(cat Benchmarks/out/pyin-skip.txt 2>/dev/null || true) && \
+	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
+	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
+	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS)
+
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60
 

@@ -1,0 +1,134 @@
+"""Self-tests of the benchmark's truth and scoring (run first by `make bench`; also
+`/usr/bin/python3 -m unittest discover -s Benchmarks -p 'test_*.py'`)."""
+
+import math
+import os
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import corpus  # noqa: E402
+import metrics  # noqa: E402
+
+
+def phase_slope_frequency(x, fs):
+    """Frequency of a lone sinusoid from a least-squares fit of its analytic phase (very precise)."""
+    from scipy.signal import hilbert
+    z = hilbert(x)
+    n = len(x)
+    a, b = n // 8, n - n // 8  # away from the Hilbert transform's edge effects
+    phase = np.unwrap(np.angle(z[a:b]))
+    t = np.arange(a, b) / fs
+    slope = np.polyfit(t, phase, 1)[0]
+    return slope / (2 * math.pi)
+
+
+class CorpusTruth(unittest.TestCase):
+    def test_exact_resampling_moves_pitch_by_the_realised_detune(self):
+        fs, f0 = 44100, 196.0
+        t = np.arange(int(1.0 * fs)) / fs
+        x = np.sin(2 * math.pi * f0 * t) * np.hanning(len(t))  # starts and ends in silence
+        for d in (-30.0, 3.0, 10.0):
+            y, realised, _ = corpus.detune_exact(x, d)
+            self.assertLess(abs(realised - d), 0.02)
+            yy = y / np.maximum(np.hanning(len(y)), 1e-3)  # undo the envelope for the phase fit
+            measured = 1200 * math.log2(phase_slope_frequency(yy, fs) / f0)
+            self.assertLess(abs(measured - realised), 0.005, f"d={d}: {measured} vs {realised}")
+
+    def test_pluck_first_partial_is_f1_and_missing_fundamental_has_none(self):
+        fs, f1 = 48000, 110.0
+        rng = np.random.default_rng(1)
+        n = 4 * fs
+        x = corpus.pluck(f1, n, fs, rng, 1e-4)
+        spec = np.abs(np.fft.rfft(x * np.hanning(n)))
+        freqs = np.fft.rfftfreq(n, 1 / fs)
+        near = (freqs > 100) & (freqs < 120)
+        self.assertLess(abs(freqs[near][np.argmax(spec[near])] - f1), fs / n)
+        x2 = corpus.pluck(f1, n, fs, np.random.default_rng(1), 1e-4, missing_fundamental=True)
+        spec2 = np.abs(np.fft.rfft(x2 * np.hanning(n)))
+        self.assertLess(spec2[near].max(), 1e-3 * spec2.max())
+
+    def test_noise_is_at_the_stated_snr(self):
+        fs = 48000
+        rng = np.random.default_rng(2)
+        x = corpus.sine(440.0, fs, fs, rng)
+        y, sigma = corpus.add_noise(x, 20, fs, rng, 0.3)
+        snr = corpus.SIGNAL_PEAK ** 2 / 2 / np.var(y - x)
+        self.assertAlmostEqual(10 * math.log10(snr), 20, delta=0.1)
+
+
+class Scoring(unittest.TestCase):
+    def entry(self, f1=220.0, fs=48000, dur=1.0):
+        return {"file": "a.wav", "fs": fs, "duration": dur, "amplitude": 0.25, "noise_sigma": 0.01,
+                "segments": [{"start": 0.0, "end": dur, "f1": f1, "steady_start": 0.3}], "gaps": []}
+
+    def test_perfect_and_octave_trackers(self):
+        e = self.entry()
+        t = np.arange(1, 101) * 0.01
+        perfect = metrics.accuracy({"a.wav": (t, np.full(100, 220.0))}, [e])
+        self.assertEqual(perfect["median"], 0.0)
+        self.assertEqual(perfect["gross"], 0.0)
+        octave = metrics.accuracy({"a.wav": (t, np.full(100, 440.0))}, [e])
+        self.assertEqual(octave["gross"], 100.0)
+        self.assertEqual(octave["octave_of_gross"], 100.0)
+        silent = metrics.accuracy({"a.wav": (t, np.full(100, np.nan))}, [e])
+        self.assertEqual(silent["voicing_miss"], 100.0)
+
+    def test_crlb_matches_a_maximum_likelihood_estimator(self):
+        # A sine in white noise, frequency from the periodogram peak refined to the ML optimum:
+        # its std should sit near the bound std_f = fs/(2π)·sqrt(12/(SNR·N(N²−1))), SNR = A²/(2σ²).
+        rng = np.random.default_rng(3)
+        fs, n, a, sigma, f = 8000.0, 512, 1.0, 0.3, 1000.3
+        snr = a * a / (2 * sigma * sigma)
+        t = np.arange(n) / fs
+        est = []
+        grid = np.linspace(f - 3, f + 3, 601)
+        basis = np.exp(-2j * np.pi * np.outer(grid, t))
+        for _ in range(300):
+            x = a * np.sin(2 * np.pi * f * t + rng.uniform(0, 6.3)) + rng.normal(0, sigma, n)
+            p = np.abs(basis @ x)
+            k = int(np.argmax(p))
+            k = min(max(k, 1), len(grid) - 2)
+            d = 0.5 * (p[k - 1] - p[k + 1]) / (p[k - 1] - 2 * p[k] + p[k + 1])
+            est.append(grid[k] + d * (grid[1] - grid[0]))
+        ratio = np.sqrt(np.mean((np.array(est) - f) ** 2)) / metrics.crlb_hz(fs, n, snr)
+        self.assertGreater(ratio, 0.8)
+        self.assertLess(ratio, 1.3)
+
+    def test_time_to_lock_and_silent_gaps(self):
+        e = {"file": "s.wav", "fs": 48000, "duration": 3.0,
+             "segments": [{"start": 0.0, "end": 1.0, "f1": 100.0}, {"start": 1.0, "end": 2.0, "f1": 150.0}],
+             "gaps": [{"start": 2.0, "end": 3.0}]}
+        t = np.arange(1, 301) * 0.01
+        f = np.where(t <= 1.0, 100.0, 150.0)
+        phase = np.round(t * 100) % 100  # hundredths of a second into each note
+        f = np.where((phase > 0) & (phase < 5) & (t < 2.0), 2 * f, f)  # octave errors for the first 40 ms
+        f = np.where(t > 2.0, 150.0, f)  # keeps reporting in the gap
+        r = metrics.sequences({"s.wav": (t, f)}, [e])
+        self.assertAlmostEqual(r["lock5"], 50.0, delta=1.0)
+        self.assertEqual(r["never5"], 0.0)
+        self.assertGreater(r["attack_octave"], 0.0)
+        self.assertEqual(r["gap_pitched"], 100.0)
+        never = metrics.sequences({"s.wav": (t, np.full(300, np.nan))}, [e])
+        self.assertEqual(never["never1"], 100.0)
+        self.assertEqual(never["lock1"], math.inf)
+
+    def test_relative_detune_cancels_a_constant_offset(self):
+        entries, results = [], {}
+        t = np.arange(1, 101) * 0.01
+        for d in (0.0, -30.0, 10.0):
+            name = f"g{d}.wav"
+            f1 = 100.0 * 2 ** (d / 1200)
+            entries.append({"file": name, "group": "g", "detune_cents": d, "fs": 44100,
+                            "segments": [{"start": 0, "end": 1.0, "f1": f1, "steady_start": 0.3,
+                                          "steady_end": 0.9}]})
+            results[name] = (t, np.full(100, f1 * 2 ** (7 / 1200)))  # every reading 7 ¢ sharp
+        r = metrics.relative_detune(results, entries)
+        self.assertLess(r["max"], 1e-9)
+
+
+if __name__ == "__main__":
+    unittest.main()
