@@ -162,8 +162,8 @@ struct PitchEngine::Impl {
     std::size_t windowLength = 0;  // what `window` holds now, so it is refilled only when that changes
     int windowTaper = -1;
     unsigned hopsSinceOctaveCheck = 0;
-    bool lastOctaveCheck = false;
-    double checkedCoarse = 0;  // the period (as Hz) that lastOctaveCheck was made for
+    double octaveFactor = 1;   // the octave guard's answer (×1 or ×½) …
+    double checkedCoarse = 0;  // … for this period (as Hz)
     std::vector<float> magnitudes;
     std::vector<float> scratch;
     std::vector<Partial> partials;
@@ -285,8 +285,8 @@ struct PitchEngine::Impl {
             return true;
         });
         if (best <= 0) return {};
-        // The first key maximum within 0.9 of the highest: not an octave too low.
-        const double threshold = 0.9 * best;
+        // The first key maximum within 0.85 of the highest: not an octave too low.
+        const double threshold = 0.85 * best;
         std::size_t chosen = 0;
         scan([&](std::size_t p) {
             if (nsdf[p] < threshold) return true;
@@ -424,7 +424,7 @@ struct PitchEngine::Impl {
             strongest = std::max(strongest, peakNear(k * coarse, std::max(2 * binHz, 0.02 * k * coarse), binHz, bins));
         // Partials 1 and 3 of coarse/2 (odd multiples: no partial of coarse lies there).
         // They must sit where partials of coarse/2 would, measured against the partial at coarse
-        // itself (coarse is only good to a few cents): the first within 12 cents of half of it, the
+        // itself (coarse is only good to a few cents): the first within 20 cents of half of it, the
         // third within −20…+25 cents of one and a half times it (real strings are stiff and their weak
         // partials hard to place exactly). A bass's body thump near coarse/2 (FluidR3's acoustic bass
         // G2: 48.4 Hz with a "third" 33 cents off) does not line up so.
@@ -434,7 +434,7 @@ struct PitchEngine::Impl {
         if (second.magnitude <= 0 || firstPeak.magnitude <= 0 || thirdPeak.magnitude <= 0) return false;
         double firstCents = 1200.0 * std::log2(firstPeak.frequency / (second.frequency / 2));
         double thirdCents = 1200.0 * std::log2(thirdPeak.frequency / (1.5 * second.frequency));
-        if (std::abs(firstCents) > 12 || thirdCents < -20 || thirdCents > 25) return false;
+        if (std::abs(firstCents) > 20 || thirdCents < -20 || thirdCents > 25) return false;
         const double first = firstPeak.magnitude, third = thirdPeak.magnitude;
         if (strongest <= 0 || first < 10.0 * floor || third < 10.0 * floor) return false;
         // Hysteresis: a string that was reading at coarse/2 keeps that octave as its fundamental fades.
@@ -617,11 +617,11 @@ struct PitchEngine::Impl {
         if (coarse / 2 >= minFrequency * 0.97) {
             bool same = checkedCoarse > 0 && std::abs(1200.0 * std::log2(coarse / checkedCoarse)) < 50;
             if (!same || ++hopsSinceOctaveCheck >= std::max<std::size_t>(1, std::size_t(0.05 * fs / double(hop)))) {
-                lastOctaveCheck = subharmonicPresent(coarse);
+                octaveFactor = subharmonicPresent(coarse) ? 0.5 : 1.0;
                 checkedCoarse = coarse;
                 hopsSinceOctaveCheck = 0;
             }
-            if (lastOctaveCheck) coarse /= 2;
+            coarse *= octaveFactor;
         }
 
         // A note "holds" while successive readings stay within 50 cents of each other.
