@@ -33,7 +33,8 @@ public final class ALSACaptureSource: AudioSource {
     ///
     /// - Parameters:
     ///   - rate: the sample rate to ask for; the device's nearest rate is taken.
-    ///   - periodFrames: frames per period; default 5 ms, so a reading follows the string at once.
+    ///   - periodFrames: frames per period; default 10 ms (one engine hop), so a reading follows the
+    ///     string at once without waking more often than readings are made.
     /// - Throws: `ALSAError` naming the device and alsa-lib's reason.
     public init(device: String = "default", rate: Int = 48000, periodFrames: Int? = nil,
                 formats: [ALSASampleFormat] = [.floatLE, .s16LE], configuration: String? = nil,

@@ -25,7 +25,7 @@ public struct ALSARequest: Sendable, Equatable {
                 periodFrames: Int? = nil, periodsPerBuffer: Int = 4) {
         self.formats = formats
         self.rate = rate
-        self.periodFrames = periodFrames ?? max(16, rate / 200)  // 5 ms; alsa-lib may round up
+        self.periodFrames = periodFrames ?? max(16, rate / 100)  // 10 ms; alsa-lib may round up
         self.periodsPerBuffer = periodsPerBuffer
     }
 }
