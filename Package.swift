@@ -35,11 +35,13 @@ let package = Package(
 
         // Test-only: counts malloc/free per thread, to show that the real-time path allocates nothing.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        // Test-only: running the built binary through a shell, and a file-backed ALSA capture device.
+        .target(name: "TunerTestSupport", path: "Tests/TunerTestSupport"),
         .testTarget(name: "CTunerTests", dependencies: ["CTuner", "TunerKit", "TunerAudio", "AllocationCounter"]),
         .testTarget(name: "TunerKitTests", dependencies: ["TunerKit", "TunerAudio"]),
-        .testTarget(name: "TunerAudioTests", dependencies: ["TunerAudio", "TunerKit", "CSndfile", "CALSA"]),
-        .testTarget(name: "TunerScreenTests", dependencies: ["TunerScreen", "TunerKit"]),
-        .testTarget(name: "TunerCLITests", dependencies: ["TunerCLI", "TunerKit", "TunerAudio"]),
+        .testTarget(name: "TunerAudioTests", dependencies: ["TunerAudio", "TunerKit", "CSndfile", "CALSA", "TunerTestSupport"]),
+        .testTarget(name: "TunerScreenTests", dependencies: ["TunerScreen", "TunerKit", "TunerTestSupport"]),
+        .testTarget(name: "TunerCLITests", dependencies: ["TunerCLI", "TunerKit", "TunerAudio", "TunerTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

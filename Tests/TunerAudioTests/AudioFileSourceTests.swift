@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunerTestSupport
 import TunerKit
 @testable import TunerAudio
 

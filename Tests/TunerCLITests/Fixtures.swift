@@ -2,17 +2,9 @@ import Foundation
 import Testing
 import TunerAudio
 import TunerKit
+import TunerTestSupport
 
-/// A fresh directory under the system's temporary folder, removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
-    init(_ name: String = "tuner-cli-tests") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ file: String) -> String { url.appendingPathComponent(file).path }
-
+extension TemporaryDirectory {
     /// Writes `channels` with libsndfile (`sf_open` with `SFM_WRITE`) and returns the path.
     func write(_ name: String, _ channels: [[Float]], rate: Int, format: AudioFileWriter.Format) throws -> String {
         let path = self.path(name)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunerTestSupport
 import TunerAudio
 import TunerKit
 @testable import TunerCLI

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TunerTestSupport
 import TunerAudio
 import TunerKit
 @testable import TunerCLI

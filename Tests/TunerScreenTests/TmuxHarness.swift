@@ -1,4 +1,5 @@
 import Foundation
+import TunerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,18 +50,7 @@ final class TmuxHarness {
     }
 
     /// Output of a tmux command.
-    func tmuxOutput(_ arguments: String) -> String {
-        guard let pipe = popen("tmux -L \(socket) \(arguments) 2>/dev/null", "r") else { return "" }
-        var data = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, pipe)
-            if n <= 0 { break }
-            data += buffer[0..<n]
-        }
-        pclose(pipe)
-        return String(decoding: data, as: UTF8.self)
-    }
+    func tmuxOutput(_ arguments: String) -> String { Shell.output("tmux -L \(socket) \(arguments) 2>/dev/null") }
 
     /// Types `line` and Enter.
     func run(_ line: String) { tmux("send-keys -t 0 -l \(quote(line))"); tmux("send-keys -t 0 Enter") }

@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What several test targets need to run the real program: the built executable and a shell.
+/// (`Foundation.Process` + tmux hangs on this platform, so command lines go through `popen`.)
+public enum Shell {
+    /// Standard output of `/bin/sh -c command`, read to its end (`popen`/`pclose`).
+    public static func output(_ command: String) -> String {
+        guard let pipe = popen(command, "r") else { return "" }
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, pipe)
+            if n <= 0 { break }
+            data += buffer[0..<n]
+        }
+        pclose(pipe)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The `tuner` executable built beside the test binary.
+    public static var tunerPath: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("tuner").path
+    }
+}
+
+/// A capture device with no sound card: a private `~/.asoundrc` under `home` defines PCM `name` that
+/// plays `samples` (raw 32-bit float, mono) through alsa-lib's `file` plugin. The plugin never ends
+/// (it repeats stale data), so a run is cut after a known number of readings.
+public enum ALSAFileDevice {
+    public static func install(_ samples: [Float], home: String, name: String = "tunerfile") throws {
+        let raw = home + "/\(name).raw"
+        try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: raw))
+        try """
+            pcm.\(name) {
+                type file
+                slave.pcm null
+                file "/dev/null"
+                infile "\(raw)"
+                format "raw"
+            }
+            """.write(toFile: home + "/.asoundrc", atomically: true, encoding: .utf8)
+    }
+}
+
+/// A fresh directory under the system's temporary folder, removed when the value is released.
+public final class TemporaryDirectory {
+    public let url: URL
+    public init(_ name: String = "tuner-tests") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    public func path(_ file: String) -> String { url.appendingPathComponent(file).path }
+}
