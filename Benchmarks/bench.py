@@ -6,9 +6,9 @@ Python); see BENCHMARKS.md for what is measured and how.
 """
 
 import argparse
+import concurrent.futures
 import datetime
 import math
-import multiprocessing
 import os
 import pickle
 import signal
@@ -69,18 +69,19 @@ def _init(ours_binary, root):
 
 
 def process_file(job):
-    """Runs every tracker on one file; returns (file, {tracker: (times, freqs) | error string})."""
-    entry, run_pyin = job
+    """Runs the trackers on one file; returns (file, {tracker: (times, freqs) | error string})."""
+    entry, run_pyin, peers = job
     path = os.path.join(_ROOT, entry["file"])
-    fs, x = trackers.load(path)
     out = {}
-    for m in trackers.AUBIO_METHODS:
-        out[f"aubio {m}"] = trackers.aubio_run(m, fs, x)
-    if run_pyin:
-        try:
-            out[PYIN] = trackers.pyin_run(fs, x)
-        except Exception as exc:  # reported per file, never hides the other trackers
-            out[PYIN] = f"{exc.__class__.__name__}: {exc}"
+    if peers:
+        fs, x = trackers.load(path)
+        for m in trackers.AUBIO_METHODS:
+            out[f"aubio {m}"] = trackers.aubio_run(m, fs, x)
+        if run_pyin:
+            try:
+                out[PYIN] = trackers.pyin_run(fs, x)
+            except Exception as exc:  # reported per file, never hides the other trackers
+                out[PYIN] = f"{exc.__class__.__name__}: {exc}"
     if _OURS is not None:
         try:
             out["ours"] = _OURS.run(path)
@@ -89,20 +90,50 @@ def process_file(job):
     return entry["file"], out
 
 
-def run_all(manifest, root, ours_binary, pyin_mode, jobs):
+def run_all(manifest, root, ours_binary, pyin_mode, jobs, peers=True):
+    """Every tracker on every file, one worker process per job.
+
+    A worker that dies (killed by the kernel for memory, or a crash inside a native library) makes
+    the pool "broken": the files then in flight are retried once in a new pool, and a file that
+    breaks it twice is reported as an error for every tracker instead of the run waiting for ever
+    (multiprocessing.Pool, used before, never returns a task whose worker died: one run hung so).
+    """
     files = manifest["files"]
-    work = [(e, pyin_mode == "full" or (pyin_mode == "subset" and in_pyin_subset(e))) for e in files]
+    work = [(e, peers and (pyin_mode == "full" or (pyin_mode == "subset" and in_pyin_subset(e))), peers)
+            for e in files]
     work.sort(key=lambda w: (not w[1], -w[0]["duration"]))  # long, slow jobs first
     results, errors = {}, {}
-    with multiprocessing.Pool(jobs, initializer=_init, initargs=(ours_binary, root)) as pool:
-        for i, (name, out) in enumerate(pool.imap_unordered(process_file, work, chunksize=1)):
-            for tracker, r in out.items():
-                if isinstance(r, str):
-                    errors.setdefault(tracker, []).append(f"{name}: {r}")
-                else:
-                    results.setdefault(tracker, {})[name] = r
-            if (i + 1) % 100 == 0:
-                print(f"  … {i + 1}/{len(work)} files", file=sys.stderr, flush=True)
+    done, attempts = 0, {}
+    pending = list(work)
+    while pending:
+        retry = []
+        with concurrent.futures.ProcessPoolExecutor(jobs, initializer=_init,
+                                                    initargs=(ours_binary, root)) as pool:
+            futures = {pool.submit(process_file, w): w for w in pending}
+            for fut in concurrent.futures.as_completed(futures):
+                w = futures[fut]
+                try:
+                    name, out = fut.result()
+                except concurrent.futures.process.BrokenProcessPool:
+                    name = w[0]["file"]
+                    attempts[name] = attempts.get(name, 0) + 1
+                    if attempts[name] < 2:
+                        retry.append(w)
+                        continue
+                    out = {t: "a worker process died on this file (twice)" for t in
+                           (["ours"] if ours_binary else []) + (PEERS + ([PYIN] if w[1] else []) if peers else [])}
+                    print(f"  ! {name}: a worker died on it twice", file=sys.stderr, flush=True)
+                for tracker, r in out.items():
+                    if isinstance(r, str):
+                        errors.setdefault(tracker, []).append(f"{name}: {r}")
+                    else:
+                        results.setdefault(tracker, {})[name] = r
+                done += 1
+                if done % 100 == 0:
+                    print(f"  … {done}/{len(work)} files", file=sys.stderr, flush=True)
+        if retry:
+            print(f"  ! a worker died; retrying {len(retry)} file(s) in a new pool", file=sys.stderr, flush=True)
+        pending = retry
     return results, errors
 
 
@@ -232,6 +263,10 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--rescore", action="store_true",
                     help="score the readings saved by the last run (out/readings.pkl) without running anything")
+    ap.add_argument("--rerun-ours", action="store_true",
+                    help="run only our engine again and score it against the peers' readings and the speed "
+                         "figures saved by the last run (for engine work; a published table comes from a "
+                         "full run)")
     ap.add_argument("--skip-note", default="", help="reason shown when pYIN could not be installed")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the worker pool is torn down too
@@ -257,12 +292,28 @@ def main():
     elif args.no_ours:
         ours_note = "turned off (--no-ours)"
 
+    rerun_note = ""
     if args.rescore:
         with open(os.path.join(args.out, "readings.pkl"), "rb") as fh:
             saved = pickle.load(fh)
         results, errors, sp = saved["results"], saved["errors"], saved["speed"]
         if "ours" not in results:
             ours_binary = None
+    elif args.rerun_ours:
+        if not ours_binary:
+            sys.exit(f"bench.py: --rerun-ours needs our binary ({ours_note})")
+        with open(os.path.join(args.out, "readings.pkl"), "rb") as fh:
+            saved = pickle.load(fh)
+        results, errors, sp = saved["results"], saved["errors"], saved["speed"]
+        print("running ours only (peers and speed from the last full run) …", file=sys.stderr, flush=True)
+        mine, my_errors = run_all(manifest, args.corpus, ours_binary, "off", args.jobs, peers=False)
+        results["ours"] = mine.get("ours", {})
+        errors.pop("ours", None)
+        if my_errors.get("ours"):
+            errors["ours"] = my_errors["ours"]
+        with open(os.path.join(args.out, "readings-rerun.pkl"), "wb") as fh:
+            pickle.dump({"results": results, "errors": errors, "speed": sp}, fh)
+        rerun_note = "ours re-run alone (--rerun-ours); peers' readings and all speed figures are from the last full run"
     else:
         print("running trackers …", file=sys.stderr, flush=True)
         t0 = time.time()
@@ -305,6 +356,8 @@ def main():
       f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.node()} "
       f"({os.cpu_count()} cores), Python {platform.python_version()}")
     p(f"- command: `{' '.join(['python3', 'Benchmarks/bench.py'] + sys.argv[1:])}` (via `make bench`)")
+    if rerun_note:
+        p(f"- **{rerun_note}**")
     p(f"- corpus: seed {args.seed}, {len(files)} files, {sum(e['duration'] for e in files):.0f} s of audio")
     window_text = (f"max({args.our_window_periods:g} periods, {args.our_window_seconds * 1000:.0f} ms)"
                    if args.our_window_periods else f"{args.our_window_seconds * 1000:.0f} ms")
@@ -562,10 +615,11 @@ def main():
 
     text = "\n".join(out) + "\n"
     print(text)
-    with open(os.path.join(args.out, "results.md"), "w") as fh:
+    suffix = "-rerun" if args.rerun_ours else ""
+    with open(os.path.join(args.out, f"results{suffix}.md"), "w") as fh:
         fh.write(text)
     # Per-note bad-frame detail for the record.
-    with open(os.path.join(args.out, "bad-frames-per-note.md"), "w") as fh:
+    with open(os.path.join(args.out, f"bad-frames-per-note{suffix}.md"), "w") as fh:
         cols = [t for t in columns if t in bad]
         fh.write(table(["note"] + cols, [[corpus.note_label(m)] + [fmt(bad[t].get(m), " %") for t in cols]
                                          for m in range(corpus.SYNTH_LOW, corpus.SYNTH_HIGH + 1)]) + "\n")
