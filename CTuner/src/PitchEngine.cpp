@@ -548,6 +548,45 @@ struct PitchEngine::Impl {
     /// over the samples as a Taylor series in δ, T_k = Σ x_n u_n^k e^{−iω0 n'}, u = n'/h.
     double sineMaximumLikelihood(double start, std::size_t N) const {
         constexpr int K = 6;
+        // The model is a sinusoid of constant amplitude over the whole window: a window that begins
+        // before the tone did (silence, then the onset) would bias it: samples at the window's edges
+        // weigh most in a frequency estimate, and a quarter period of silence in 12 periods moves it
+        // by cents. Leading pieces of the window that are quieter than half the next one (or than a
+        // tenth of the loudest) are left out. A piece is half a period long where that makes at most
+        // 128 pieces: the energy of half a period of a sine does not depend on its phase.
+        {
+            constexpr std::size_t kPieces = 128;
+            const std::size_t piece = std::max<std::size_t>(
+                std::size_t(std::lround(0.5 * fs / start)), (N + kPieces - 1) / kPieces);
+            const std::size_t count = std::min(kPieces, N / std::max<std::size_t>(1, piece));
+            const float *all = history.latest(N);
+            double energy[kPieces], loudest = 0;
+            for (std::size_t c = 0; c < count; ++c) {
+                double e = 0;
+                const float *p = all + (N - count * piece) + c * piece;
+                for (std::size_t n = 0; n < piece; ++n) e += double(p[n]) * p[n];
+                energy[c] = e;
+                loudest = std::max(loudest, e);
+            }
+            std::size_t quiet = 0;
+            while (quiet + 1 < count &&
+                   (energy[quiet] < 0.1 * loudest || energy[quiet] < 0.5 * energy[quiet + 1]))
+                ++quiet;
+            // Within the first piece kept, the tone begins at the first sample above a fifth of its
+            // amplitude (what is left out before it is at most the part of a cycle near a zero).
+            // A 2 ms fade-in at that edge still moves a B0 sine by 0.3 cents.
+            const double amplitude = std::sqrt(2.0 * loudest / double(piece));
+            const std::size_t first = (N - count * piece) + quiet * piece, end = first + piece;
+            std::size_t begin = first;
+            while (begin < end && std::abs(all[begin]) < 0.2 * amplitude) ++begin;
+            // After an onset, the first 5 ms — the attack's own shape — are left out as well. An onset
+            // is in or just before the window when pieces were left out, or when the first piece kept
+            // is quieter than the next (a steady sine's half periods differ by well under 1 %; a
+            // decaying one's older pieces are the louder).
+            const bool silent = quiet > 0 || (quiet + 1 < count && energy[quiet] < 0.97 * energy[quiet + 1]);
+            if (silent) begin += std::size_t(0.005 * fs);
+            if (begin < N && N - begin >= piece) N -= begin;
+        }
         const float *x = history.latest(N);
         const double m = 0.5 * double(N - 1), h = 0.5 * double(N);
         double sum = 0;  // Σ x, the constant's correlation

@@ -93,4 +93,23 @@ struct TestString: CustomTestStringConvertible, Sendable {
         #expect(count > 2000, "pitched readings: \(count)")
         #expect(ratio <= 1.2, "RMS error / CRLB = \(ratio)")
     }
+
+    /// A sine that starts after silence is measured without the silence and the attack: the
+    /// maximum-likelihood window begins at the onset, so a bass's low B reads true within 0.15 s of
+    /// its onset, long before its full 0.39 s window has filled (with the silence inside the window
+    /// the error was up to 1.7 ¢, and with Hann frames 0.7 ¢, at 0.3 s).
+    @Test(arguments: [TestString.all[7], TestString.all[6], TestString.all[0]])
+    func sineAfterSilenceTrueFromItsOnset(string: TestString) {
+        let rate = 48000.0
+        let silence = [Float](repeating: 0, count: Int(0.25 * rate))
+        var tone = Synth.sine(Hertz(string.truth), seconds: 1.5, sampleRate: rate, amplitude: 0.3)
+        let ramp = Int(0.002 * rate)  // a 2 ms fade-in
+        for i in 0..<ramp { tone[i] *= Float(i) / Float(ramp) }
+        let results = EngineHarness.analyse(silence + tone, sampleRate: rate).during(0.40...1.7)
+        let errors = results.centsErrors(against: string.truth)
+        #expect(errors.count == results.count, "every reading from 0.15 s after the onset has a pitch")
+        let worst = errors.map(abs).max() ?? .nan
+        #expect(worst <= 0.02, "largest error \(worst) ¢")
+    }
 }
+
