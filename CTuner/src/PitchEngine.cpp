@@ -433,16 +433,20 @@ struct PitchEngine::Impl {
         Peak firstPeak = peakAt(half, std::max(1.5 * binHz, 0.02 * half), binHz, bins);
         Peak thirdPeak = peakAt(3 * half, std::max(1.5 * binHz, 0.02 * 3 * half), binHz, bins);
         if (second.magnitude <= 0 || firstPeak.magnitude <= 0 || thirdPeak.magnitude <= 0) return false;
-        double firstCents = 1200.0 * std::log2(firstPeak.frequency / (second.frequency / 2));
-        double thirdCents = 1200.0 * std::log2(thirdPeak.frequency / (1.5 * second.frequency));
-        if (std::abs(firstCents) > 20 || thirdCents < -20 || thirdCents > 25) return false;
-        const double first = firstPeak.magnitude, third = thirdPeak.magnitude;
-        if (strongest <= 0 || first < 10.0 * floor || third < 10.0 * floor) return false;
         // Hysteresis: a string that was reading at coarse/2 keeps that octave as its fundamental fades.
         // (A dropout of up to 0.2 s — a hop where the two windows disagreed — does not end that.)
+        // Its weak third partial is then only asked to be within ±50 cents of where it belongs: a
+        // peak 20–40 dB down, interpolated on a six-period frame, can measure 20 cents off (FluidR3's
+        // steel guitar E2 read E3 for 50 ms in mid-note so).
         const double previous = lastFrequency > 0 ? lastFrequency
                                 : (consumed - recentAt < (unsigned long long)(0.2 * fs) ? recentFrequency : 0);
-        bool wasBelow = previous > 0 && std::abs(std::log2(half / previous)) < 0.05;
+        const bool wasBelow = previous > 0 && std::abs(std::log2(half / previous)) < 0.05;
+        double firstCents = 1200.0 * std::log2(firstPeak.frequency / (second.frequency / 2));
+        double thirdCents = 1200.0 * std::log2(thirdPeak.frequency / (1.5 * second.frequency));
+        if (std::abs(firstCents) > 20) return false;
+        if (wasBelow ? std::abs(thirdCents) > 50 : (thirdCents < -20 || thirdCents > 25)) return false;
+        const double first = firstPeak.magnitude, third = thirdPeak.magnitude;
+        if (strongest <= 0 || first < 10.0 * floor || third < 10.0 * floor) return false;
         if (wasBelow) return first >= 0.01 * strongest && third >= 0.00316 * strongest;  // −40, −50 dB
         return first >= 0.0316 * strongest && third >= 0.01 * strongest;                  // −30, −40 dB
     }

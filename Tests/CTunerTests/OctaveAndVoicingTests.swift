@@ -39,6 +39,26 @@ import TunerKit
         #expect(abs(median(results.centsErrors(against: f))) < 0.1)
     }
 
+    /// A string already read at its fundamental keeps that octave while the fundamental fades under
+    /// a strong 2nd partial, even when its weak 3rd partial measures 30 ¢ away from 3·f (a peak 20–40
+    /// dB down, interpolated on a short frame, can: FluidR3's steel guitar E2 read E3 for 50 ms in
+    /// mid-note so). Here the fundamental falls from −6 dB to −35 dB under the 2nd partial.
+    @Test(arguments: ["E2", "A2"])
+    func aFadingFundamentalKeepsItsOctaveWithAnOffThirdPartial(note: String) {
+        let f = Note(parsing: note)!.frequency().value
+        let rate = 44100.0
+        // (multiple of f, gain, decay time constant in s)
+        var partials: [(Double, Double, Double)] = [(1, 0.5, 0.35), (2, 1, 2), (3 * pow(2, -30.0 / 1200), 0.06, 2)]
+        for k in 4...8 { partials.append((Double(k), 0.3 / Double(k), 1.5)) }
+        let samples = (0..<Int(1.5 * rate)).map { i -> Float in
+            let t = Double(i) / rate
+            return Float(0.2 * partials.reduce(0.0) { $0 + $1.1 * exp(-t / $1.2) * sin(2 * .pi * $1.0 * f * t + $1.0) })
+        }
+        let results = EngineHarness.analyse(samples, sampleRate: rate).during(0.4...1.45)
+        #expect(results.noteNames == [note])
+        #expect(results.allSatisfy { $0.has_pitch != 0 })
+    }
+
     /// The octave guard does not hold on to a lower octave that is gone: E2 then E3.
     @Test func anOctaveUpAfterAStringChangeIsFollowed() {
         let rate = 44100.0
