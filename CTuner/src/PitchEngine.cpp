@@ -320,14 +320,34 @@ struct PitchEngine::Impl {
         const double ratio = longP.lag / shortP.lag;
         const bool same = std::abs(ratio - 1.0) < 0.03;
         const bool multiple = ratio > 1.5 && std::abs(ratio - std::round(ratio)) < 0.03 * ratio;
+        // The note read last (a dropout of up to 0.2 s — a hop with no pitch — does not forget it).
+        const double previous = lastFrequency > 0 ? lastFrequency
+                                : (consumed - recentAt < (unsigned long long)(0.2 * fs) ? recentFrequency : 0);
+        auto otherNote = [&](double lag) {
+            return previous > 0 && std::abs(1200.0 * std::log2(fsDecimated / lag / previous)) > 50;
+        };
+        // Whether the period is that of the note read last divided by 2, 3 or 4 (within 25 cents).
+        auto subharmonicOfPrevious = [&](double lag) {
+            if (previous <= 0) return false;
+            const double n = previous * lag / fsDecimated;
+            return std::round(n) >= 2 && std::round(n) <= 4 && std::abs(1200.0 * std::log2(n / std::round(n))) < 25;
+        };
         // The short window agrees: the same period, or a harmonic of a note too low for it to see.
-        if (same || (multiple && longP.lag > double(shortMaxLag))) return longP;
+        // Right after a string change, though, the old string still rings under the new one, and the
+        // two together repeat at a common subharmonic (A4 then D4: 147 Hz, D3, in both windows): a
+        // note other than the last one is taken only once the short window hears it clearly, and one
+        // at a subharmonic of the last note (as that common one is) only very clearly.
+        if (same) {
+            const bool unsure = shortP.clarity < (subharmonicOfPrevious(longP.lag) ? 0.9 : 0.8);
+            return (otherNote(longP.lag) && unsure) ? Period{} : longP;
+        }
+        if (multiple && longP.lag > double(shortMaxLag)) return longP;
         if (shortP.clarity >= 0.9 && shortP.clarity > longP.clarity) return shortP;  // a new note
         if (shortP.clarity >= 0.8) return {};  // the windows disagree: a note is changing
         // The long window claims a note other than the one just read, and the short window hears
         // something else: the long one may be hearing two strings at once.
-        if (lastFrequency > 0 && shortP.clarity >= 0.5) {
-            double cents = 1200.0 * std::log2(fsDecimated / longP.lag / lastFrequency);
+        if (previous > 0 && shortP.clarity >= 0.5) {
+            double cents = 1200.0 * std::log2(fsDecimated / longP.lag / previous);
             if (std::abs(cents) > 50 && std::abs(cents - 1200) > 50) return {};
         }
         return longP;
