@@ -506,7 +506,8 @@ struct PitchEngine::Impl {
         std::fill(magnitudes.begin() + n, magnitudes.begin() + bins, 0.0f);
     }
 
-    /// Refines `coarse` (Hz). Returns the first-partial frequency, or 0 when no partial was measured.
+    /// Refines `coarse` (Hz). Returns the first-partial frequency, 0 when no partial was measured, or
+    /// −1 when the partials say `coarse` is wrong (no pitch for this hop).
     /// The frames are six periods long; their offset D grows from L/2 at a note's onset to L once the
     /// note has held for that long (more precision for a held note, quick lock on a new one).
     double refine(double coarse, std::size_t heldFor) {
@@ -552,6 +553,15 @@ struct PitchEngine::Impl {
             fit(f1, B);
         }
         if (partials.empty()) return 0;
+        // Only even partials, or odd ones 30 dB under the even ones: the sound repeats at twice
+        // `coarse` (an octave too low was chosen, as a moment after a string change can make the NSDF
+        // do). Nothing is reported for this hop. (A string's fundamental can sit 26 dB under its 2nd
+        // partial — FluidR3's nylon E2 — but then its 3rd and 5th partials are there.)
+        {
+            double odd = 0, even = 0;
+            for (const Partial &p : partials) (p.k % 2 ? odd : even) = std::max(p.k % 2 ? odd : even, p.magnitude);
+            if (even > 0 && odd < 0.0316 * even) return -1;
+        }
         if (partials.size() == 1 && partials.front().k == 1) {
             // A lone sinusoid (a sine, a flute-like tone): no neighbour can leak into it, so it is
             // measured again by maximum likelihood over all L + D samples the frame pair spans.
@@ -776,6 +786,10 @@ struct PitchEngine::Impl {
         // A note "holds" while successive readings stay within 50 cents of each other.
         if (lastFrequency <= 0 || std::abs(1200.0 * std::log2(coarse / lastFrequency)) > 50.0) heldSince = consumed;
         double refined = refine(coarse, std::size_t(consumed - heldSince));
+        if (refined < 0) {
+            lastFrequency = 0;
+            return r;
+        }
         double frequency = coarse;
         if (refined > 0) {
             // The two stages must agree within 30 cents; when they do not (a distorted attack, noise

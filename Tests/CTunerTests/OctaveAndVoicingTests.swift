@@ -87,7 +87,7 @@ import TunerKit
     /// A string change where the old string is damped over 10 ms as the new one starts (as a player
     /// does): for those 10 ms the two ring together and repeat at a common subharmonic (A4 and D4:
     /// 144 Hz, D3), which both windows can hear faintly. No reading names a third note.
-    @Test(arguments: [("A4", "D4"), ("G3", "A4"), ("A4", "E4"), ("E2", "E4"), ("D3", "A3")])
+    @Test(arguments: [("A4", "D4"), ("G3", "A4"), ("A4", "E4"), ("E2", "E4"), ("D3", "A3"), ("C4", "D5"), ("B3", "C#5")])
     func aDampedStringChangeNamesNoThirdNote(old: String, new: String) {
         let rate = 48000.0
         let change = Int(rate), fade = Int(0.01 * rate)
