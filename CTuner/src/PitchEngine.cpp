@@ -68,6 +68,25 @@ std::size_t nextPow2(std::size_t n) {
     return p;
 }
 
+/// Σ x_j and Σ x_j² in double, with four running sums so that the additions overlap (a single running
+/// sum waits out the adder's latency on every sample).
+double sumOf(const float *x, std::size_t n) {
+    double s[4] = {0, 0, 0, 0};
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (std::size_t k = 0; k < 4; ++k) s[k] += double(x[j + k]);
+    for (; j < n; ++j) s[0] += double(x[j]);
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+double sumOfSquares(const float *x, std::size_t n) {
+    double s[4] = {0, 0, 0, 0};
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (std::size_t k = 0; k < 4; ++k) s[k] += double(x[j + k]) * double(x[j + k]);
+    for (; j < n; ++j) s[0] += double(x[j]) * double(x[j]);
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
 double princarg(double phase) { return phase - 2.0 * kPi * std::floor(phase / (2.0 * kPi) + 0.5); }
 
 /// A real-input FFT of one size: input buffer, complex output, plans. Owns them all.
@@ -280,9 +299,7 @@ struct PitchEngine::Impl {
         const std::size_t M = f.size;
         // Without its mean: a DC offset makes the autocorrelation positive at every lag, so the NSDF
         // would never cross zero and no key maximum (no pitch) would be found.
-        double sum = 0;
-        for (std::size_t j = 0; j < W; ++j) sum += x[j];
-        const float mean = float(sum / double(W));
+        const float mean = float(sumOf(x, W) / double(W));
         for (std::size_t j = 0; j < W; ++j) f.in[j] = x[j] - mean;
         f.padFrom(W);
         const float *centred = f.in;  // kept by the r2c plan
@@ -295,8 +312,7 @@ struct PitchEngine::Impl {
         }
         fftwf_execute(f.inverse);  // f.acf[τ] = M · r(τ)
         // m(τ) = Σ_{j<W−τ} x_j² + x_{j+τ}², updated from m(τ−1).
-        double m = 0;
-        for (std::size_t j = 0; j < W; ++j) m += 2.0 * xc(j) * xc(j);
+        double m = 2.0 * sumOfSquares(centred, W);
         const double scale = 1.0 / double(M);
         const double energy0 = m;
         const std::size_t last = std::min(lagLimit, W - 1);
@@ -393,25 +409,37 @@ struct PitchEngine::Impl {
         float *const values = slot->values.data();
         window = values;
         // 4-term Blackman–Harris (or Hann), cos(kθ) from cos θ by Chebyshev recurrence (no trig per
-        // sample).
+        // sample). The window is symmetric, so only its first half is computed, by four independent
+        // rotations e^{i n θ} (n ≡ j mod 4, each stepped by e^{i 4θ}), which the CPU runs side by side.
         const bool bh = taper == Taper::blackmanHarris;
         const double a0 = bh ? 0.35875 : 0.5, a1 = bh ? 0.48829 : 0.5, a2 = bh ? 0.14128 : 0,
                      a3 = bh ? 0.01168 : 0;
         const double step = 2.0 * kPi / double(L - 1);
-        double cr = 1.0, ci = 0.0;  // e^{i n θ}
-        const double sr = std::cos(step), si = std::sin(step);
-        for (std::size_t n = 0; n < L; ++n) {
-            double c1 = cr, c2 = 2 * c1 * c1 - 1, c3 = c1 * (2 * c2 - 1);
-            values[n] = float(a0 - a1 * c1 + a2 * c2 - a3 * c3);
-            double nr = cr * sr - ci * si, ni = cr * si + ci * sr;
-            cr = nr;
-            ci = ni;
-            if ((n & 1023) == 1023) {  // renormalise against drift
-                double mag = std::sqrt(cr * cr + ci * ci);
-                cr /= mag;
-                ci /= mag;
+        constexpr std::size_t kLanes = 4;
+        double cr[kLanes], ci[kLanes];
+        for (std::size_t j = 0; j < kLanes; ++j) {
+            cr[j] = std::cos(double(j) * step);
+            ci[j] = std::sin(double(j) * step);
+        }
+        const double sr = std::cos(kLanes * step), si = std::sin(kLanes * step);
+        const std::size_t half = (L + 1) / 2;  // values up to ⌈half/4⌉·4 ≤ L are written, then mirrored
+        for (std::size_t n = 0; n < half; n += kLanes) {
+            for (std::size_t j = 0; j < kLanes; ++j) {
+                double c1 = cr[j], c2 = 2 * c1 * c1 - 1, c3 = c1 * (2 * c2 - 1);
+                values[n + j] = float(a0 - a1 * c1 + a2 * c2 - a3 * c3);
+                double nr = cr[j] * sr - ci[j] * si, ni = cr[j] * si + ci[j] * sr;
+                cr[j] = nr;
+                ci[j] = ni;
+            }
+            if ((n & 1023) == 1020) {  // renormalise against drift
+                for (std::size_t j = 0; j < kLanes; ++j) {
+                    double mag = std::sqrt(cr[j] * cr[j] + ci[j] * ci[j]);
+                    cr[j] /= mag;
+                    ci[j] /= mag;
+                }
             }
         }
+        for (std::size_t n = 0; n < L / 2; ++n) values[L - 1 - n] = values[n];
     }
 
     /// Windowed, zero-padded DFT of the L samples ending `back` samples before the newest.
@@ -668,9 +696,7 @@ struct PitchEngine::Impl {
         r.midi_note = -1;
 
         const float *recent = history.latest(levelWindow);
-        double power = 0;
-        for (std::size_t i = 0; i < levelWindow; ++i) power += double(recent[i]) * recent[i];
-        power /= double(levelWindow);
+        double power = sumOfSquares(recent, levelWindow) / double(levelWindow);
         r.level_db = power > 1e-12 ? std::max(-120.0, 10.0 * std::log10(power)) : -120.0;
         if (r.level_db < gateDb) {
             lastFrequency = 0;
