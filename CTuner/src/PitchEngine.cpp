@@ -68,24 +68,28 @@ std::size_t nextPow2(std::size_t n) {
     return p;
 }
 
-/// Σ x_j and Σ x_j² in double, with four running sums so that the additions overlap (a single running
-/// sum waits out the adder's latency on every sample).
-double sumOf(const float *x, std::size_t n) {
-    double s[4] = {0, 0, 0, 0};
+/// Σ x_j and Σ x_j² in double, in eight running sums (four pairs of SIMD lanes) so that the additions
+/// overlap: a single running sum waits out the adder's latency on every sample.
+typedef float Floats2 __attribute__((vector_size(8)));
+typedef double Doubles2 __attribute__((vector_size(16)));
+template <bool squares> double sumOf(const float *x, std::size_t n) {
+    Doubles2 s[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
     std::size_t j = 0;
-    for (; j + 4 <= n; j += 4)
-        for (std::size_t k = 0; k < 4; ++k) s[k] += double(x[j + k]);
-    for (; j < n; ++j) s[0] += double(x[j]);
-    return (s[0] + s[1]) + (s[2] + s[3]);
+    for (; j + 8 <= n; j += 8) {
+        for (std::size_t k = 0; k < 4; ++k) {
+            Floats2 pair;
+            std::memcpy(&pair, x + j + 2 * k, sizeof pair);
+            Doubles2 d = __builtin_convertvector(pair, Doubles2);
+            s[k] += squares ? d * d : d;
+        }
+    }
+    Doubles2 total = (s[0] + s[1]) + (s[2] + s[3]);
+    double sum = total[0] + total[1];
+    for (; j < n; ++j) sum += squares ? double(x[j]) * double(x[j]) : double(x[j]);
+    return sum;
 }
-double sumOfSquares(const float *x, std::size_t n) {
-    double s[4] = {0, 0, 0, 0};
-    std::size_t j = 0;
-    for (; j + 4 <= n; j += 4)
-        for (std::size_t k = 0; k < 4; ++k) s[k] += double(x[j + k]) * double(x[j + k]);
-    for (; j < n; ++j) s[0] += double(x[j]) * double(x[j]);
-    return (s[0] + s[1]) + (s[2] + s[3]);
-}
+double sumOf(const float *x, std::size_t n) { return sumOf<false>(x, n); }
+double sumOfSquares(const float *x, std::size_t n) { return sumOf<true>(x, n); }
 
 double princarg(double phase) { return phase - 2.0 * kPi * std::floor(phase / (2.0 * kPi) + 0.5); }
 
@@ -316,10 +320,17 @@ struct PitchEngine::Impl {
         const double scale = 1.0 / double(M);
         const double energy0 = m;
         const std::size_t last = std::min(lagLimit, W - 1);
-        for (std::size_t tau = 0; tau <= last + 1 && tau < W; ++tau) {
+        const std::size_t end = std::min(last + 2, W);
+        // m(τ) first (a running difference), then the ratios in a loop of independent divisions.
+        for (std::size_t tau = 0; tau < end; ++tau) {
             if (tau > 0) m -= xc(tau - 1) * xc(tau - 1) + xc(W - tau) * xc(W - tau);
+            nsdf[tau] = m;
+        }
+        const double tiny = 1e-12 * energy0;
+        for (std::size_t tau = 0; tau < end; ++tau) {
+            const double mt = nsdf[tau];
             double r = double(f.acf[tau]) * scale;
-            nsdf[tau] = (m > 1e-12 * energy0 && m > 0) ? 2.0 * r / m : 0.0;
+            nsdf[tau] = (mt > tiny && mt > 0) ? 2.0 * r / mt : 0.0;
         }
         // Key maxima: the highest point between each positive-going and negative-going zero crossing.
         auto scan = [&](auto &&visit) {
