@@ -43,10 +43,11 @@ public final class TunerSession: Sendable {
         let control = Control(configuration: configuration)
         let (stream, continuation) = AsyncStream<Reading>.makeStream(
             bufferingPolicy: delivery == .newestOnly ? .bufferingNewest(1) : .unbounded)
-        let pending = Pending(capacity: max(1, blockSize) / 8 + 2)
+        let pending = Pending()
         let engine = try PitchEngine(sampleRate: source.sampleRate, configuration: configuration) { reading in
             pending.readings.append(reading)
         }
+        pending.readings.reserveCapacity(max(1, blockSize) / max(1, engine.hopSize) + 2)  // a block's readings
         self.readings = stream
         self.sampleRate = source.sampleRate
         self.sourceLabel = source.label
@@ -80,7 +81,6 @@ public final class TunerSession: Sendable {
     /// The readings of the block being processed, filled by the engine's callback.
     private final class Pending: @unchecked Sendable {
         var readings: [Reading] = []
-        init(capacity: Int) { readings.reserveCapacity(capacity) }
     }
 
     /// The source and engine, owned by the analysis thread alone once it starts.
