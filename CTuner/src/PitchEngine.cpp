@@ -43,7 +43,9 @@
 #include <fftw3.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -67,24 +69,62 @@ std::size_t nextPow2(std::size_t n) {
     return p;
 }
 
+/// Σ x_j and Σ x_j² in double, in eight running sums (four pairs of SIMD lanes) so that the additions
+/// overlap: a single running sum waits out the adder's latency on every sample.
+typedef float Floats2 __attribute__((vector_size(8)));
+typedef double Doubles2 __attribute__((vector_size(16)));
+template <bool squares> double sumOf(const float *x, std::size_t n) {
+    Doubles2 s[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    std::size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        for (std::size_t k = 0; k < 4; ++k) {
+            Floats2 pair;
+            std::memcpy(&pair, x + j + 2 * k, sizeof pair);
+            Doubles2 d = __builtin_convertvector(pair, Doubles2);
+            s[k] += squares ? d * d : d;
+        }
+    }
+    Doubles2 total = (s[0] + s[1]) + (s[2] + s[3]);
+    double sum = total[0] + total[1];
+    for (; j < n; ++j) sum += squares ? double(x[j]) * double(x[j]) : double(x[j]);
+    return sum;
+}
+double sumOf(const float *x, std::size_t n) { return sumOf<false>(x, n); }
+double sumOfSquares(const float *x, std::size_t n) { return sumOf<true>(x, n); }
+
 double princarg(double phase) { return phase - 2.0 * kPi * std::floor(phase / (2.0 * kPi) + 0.5); }
 
-/// A real-input FFT of one size: input buffer, complex output, plan. Owns all three.
+/// A real-input FFT of one size: input buffer, complex output, plans. Owns them all.
 struct RealFFT {
     std::size_t size = 0;
     float *in = nullptr;
     fftwf_complex *out = nullptr;
+    float *acf = nullptr;  // the inverse's output (for autocorrelation), so `in` keeps its zero padding
     fftwf_plan forward = nullptr;
-    fftwf_plan inverse = nullptr;  // complex → real, in place of `in` (used for autocorrelation)
+    fftwf_plan inverse = nullptr;  // complex `out` → real `acf`
+    std::size_t dirty = 0;         // in[dirty…size) is zero (the r2c plan leaves `in` as it was)
 
     explicit RealFFT(std::size_t n, bool withInverse) : size(n) {
         in = fftwf_alloc_real(n);
         out = fftwf_alloc_complex(n / 2 + 1);
-        if (!in || !out) throw std::bad_alloc();
+        if (withInverse) acf = fftwf_alloc_real(n);
+        if (!in || !out || (withInverse && !acf)) {
+            fftwf_free(in);
+            fftwf_free(out);
+            fftwf_free(acf);
+            throw std::bad_alloc();
+        }
         std::lock_guard<std::mutex> lock(plannerMutex());
         forward = fftwf_plan_dft_r2c_1d(int(n), in, out, FFTW_ESTIMATE);
-        if (withInverse) inverse = fftwf_plan_dft_c2r_1d(int(n), out, in, FFTW_ESTIMATE);
+        if (withInverse) inverse = fftwf_plan_dft_c2r_1d(int(n), out, acf, FFTW_ESTIMATE);
         if (!forward || (withInverse && !inverse)) throw std::runtime_error("FFTW could not make a plan");
+        std::fill(in, in + n, 0.0f);
+    }
+    /// After in[0…n) was written: zero the rest of the input, touching only what an earlier, longer
+    /// frame left there.
+    void padFrom(std::size_t n) {
+        if (dirty > n) std::fill(in + n, in + dirty, 0.0f);
+        dirty = n;
     }
     ~RealFFT() {
         {
@@ -94,6 +134,7 @@ struct RealFFT {
         }
         fftwf_free(in);
         fftwf_free(out);
+        fftwf_free(acf);
     }
     RealFFT(const RealFFT &) = delete;
     RealFFT &operator=(const RealFFT &) = delete;
@@ -110,6 +151,18 @@ struct Ring {
         data[pos] = x;
         data[pos + capacity] = x;
         if (++pos == capacity) pos = 0;
+    }
+    /// push() of n ≤ capacity samples.
+    void push(const float *x, std::size_t n) {
+        while (n > 0) {
+            const std::size_t run = std::min(n, capacity - pos);
+            std::memcpy(&data[pos], x, run * sizeof(float));
+            std::memcpy(&data[pos + capacity], x, run * sizeof(float));
+            pos += run;
+            if (pos == capacity) pos = 0;
+            x += run;
+            n -= run;
+        }
     }
     /// The newest `n` samples (n ≤ capacity), oldest first, ending `back` samples before the newest.
     const float *latest(std::size_t n, std::size_t back = 0) const {
@@ -159,14 +212,24 @@ struct PitchEngine::Impl {
     std::size_t frameMin, frameMax;
     std::vector<std::unique_ptr<RealFFT>> frameFFTs;  // sizes nextPow2(frameMin) … nextPow2(frameMax)
     std::vector<float> previousSpectrum;  // spectrum of the earlier frame of the pair (re, im interleaved)
-    std::vector<float> window;
-    std::size_t windowLength = 0;  // what `window` holds now, so it is refilled only when that changes
-    int windowTaper = -1;
+    // Windows of the lengths and tapers used lately (the refinement frame, the octave guard's frame,
+    // the Hann frame; a note's length moves by a sample now and then), so each is computed once.
+    struct WindowSlot {
+        std::vector<float> values;
+        std::size_t length = 0;
+        int taper = -1;
+        unsigned long long used = 0;
+    };
+    std::array<WindowSlot, 4> windows;
+    unsigned long long windowClock = 0;
+    const float *window = nullptr;  // the window fillWindow() chose last
     unsigned hopsSinceOctaveCheck = 0;
     double octaveFactor = 1;   // the octave guard's answer (×1 or ×½) …
     double checkedCoarse = 0;  // … for this period (as Hz)
     std::vector<float> magnitudes;
+    std::size_t magnitudesDirty = 0;  // magnitudes[magnitudesDirty…) are zero
     std::vector<float> scratch;
+    std::vector<std::uint32_t> floorCounts;  // the noise floor's radix histogram, all zero between uses
     std::vector<Partial> partials;
     std::size_t levelWindow;
     double lastFrequency = 0;           // the previous pitched result, for octave hysteresis
@@ -195,9 +258,10 @@ struct PitchEngine::Impl {
             frameFFTs.emplace_back(new RealFFT(n, false));
         std::size_t biggest = nextPow2(frameMax);
         previousSpectrum.resize(2 * (biggest / 2 + 1));
-        window.resize(frameMax);
+        for (WindowSlot &w : windows) w.values.resize(frameMax);
         magnitudes.resize(biggest / 2 + 1);
         scratch.resize(biggest / 2 + 1);
+        floorCounts.assign(std::size_t(1) << 12, 0);
         partials.reserve(64);
     }
 
@@ -240,29 +304,34 @@ struct PitchEngine::Impl {
         const std::size_t M = f.size;
         // Without its mean: a DC offset makes the autocorrelation positive at every lag, so the NSDF
         // would never cross zero and no key maximum (no pitch) would be found.
-        double sum = 0;
-        for (std::size_t j = 0; j < W; ++j) sum += x[j];
-        const float mean = float(sum / double(W));
+        const float mean = float(sumOf(x, W) / double(W));
         for (std::size_t j = 0; j < W; ++j) f.in[j] = x[j] - mean;
-        std::fill(f.in + W, f.in + M, 0.0f);
-        auto xc = [&](std::size_t j) { return double(x[j] - mean); };
+        f.padFrom(W);
+        const float *centred = f.in;  // kept by the r2c plan
+        auto xc = [&](std::size_t j) { return double(centred[j]); };
         fftwf_execute(f.forward);
         for (std::size_t i = 0; i < M / 2 + 1; ++i) {
             float re = f.out[i][0], im = f.out[i][1];
             f.out[i][0] = re * re + im * im;
             f.out[i][1] = 0.0f;
         }
-        fftwf_execute(f.inverse);  // f.in[τ] = M · r(τ)
+        fftwf_execute(f.inverse);  // f.acf[τ] = M · r(τ)
         // m(τ) = Σ_{j<W−τ} x_j² + x_{j+τ}², updated from m(τ−1).
-        double m = 0;
-        for (std::size_t j = 0; j < W; ++j) m += 2.0 * xc(j) * xc(j);
+        double m = 2.0 * sumOfSquares(centred, W);
         const double scale = 1.0 / double(M);
         const double energy0 = m;
         const std::size_t last = std::min(lagLimit, W - 1);
-        for (std::size_t tau = 0; tau <= last + 1 && tau < W; ++tau) {
+        const std::size_t end = std::min(last + 2, W);
+        // m(τ) first (a running difference), then the ratios in a loop of independent divisions.
+        for (std::size_t tau = 0; tau < end; ++tau) {
             if (tau > 0) m -= xc(tau - 1) * xc(tau - 1) + xc(W - tau) * xc(W - tau);
-            double r = double(f.in[tau]) * scale;
-            nsdf[tau] = (m > 1e-12 * energy0 && m > 0) ? 2.0 * r / m : 0.0;
+            nsdf[tau] = m;
+        }
+        const double tiny = 1e-12 * energy0;
+        for (std::size_t tau = 0; tau < end; ++tau) {
+            const double mt = nsdf[tau];
+            double r = double(f.acf[tau]) * scale;
+            nsdf[tau] = (mt > tiny && mt > 0) ? 2.0 * r / mt : 0.0;
         }
         // Key maxima: the highest point between each positive-going and negative-going zero crossing.
         auto scan = [&](auto &&visit) {
@@ -357,45 +426,92 @@ struct PitchEngine::Impl {
     enum class Taper { blackmanHarris, hann };
 
     void fillWindow(std::size_t L, Taper taper = Taper::blackmanHarris) {
-        if (L == windowLength && int(taper) == windowTaper) return;
-        windowLength = L;
-        windowTaper = int(taper);
+        WindowSlot *slot = &windows[0];
+        for (WindowSlot &w : windows) {
+            if (w.length == L && w.taper == int(taper)) {
+                w.used = ++windowClock;
+                window = w.values.data();
+                return;
+            }
+            if (w.used < slot->used) slot = &w;  // else the least recently used one is refilled
+        }
+        slot->length = L;
+        slot->taper = int(taper);
+        slot->used = ++windowClock;
+        float *const values = slot->values.data();
+        window = values;
         // 4-term Blackman–Harris (or Hann), cos(kθ) from cos θ by Chebyshev recurrence (no trig per
-        // sample).
+        // sample). The window is symmetric, so only its first half is computed, by four independent
+        // rotations e^{i n θ} (n ≡ j mod 4, each stepped by e^{i 4θ}), which the CPU runs side by side.
         const bool bh = taper == Taper::blackmanHarris;
         const double a0 = bh ? 0.35875 : 0.5, a1 = bh ? 0.48829 : 0.5, a2 = bh ? 0.14128 : 0,
                      a3 = bh ? 0.01168 : 0;
         const double step = 2.0 * kPi / double(L - 1);
-        double cr = 1.0, ci = 0.0;  // e^{i n θ}
-        const double sr = std::cos(step), si = std::sin(step);
-        for (std::size_t n = 0; n < L; ++n) {
-            double c1 = cr, c2 = 2 * c1 * c1 - 1, c3 = c1 * (2 * c2 - 1);
-            window[n] = float(a0 - a1 * c1 + a2 * c2 - a3 * c3);
-            double nr = cr * sr - ci * si, ni = cr * si + ci * sr;
-            cr = nr;
-            ci = ni;
-            if ((n & 1023) == 1023) {  // renormalise against drift
-                double mag = std::sqrt(cr * cr + ci * ci);
-                cr /= mag;
-                ci /= mag;
+        constexpr std::size_t kLanes = 4;
+        double cr[kLanes], ci[kLanes];
+        for (std::size_t j = 0; j < kLanes; ++j) {
+            cr[j] = std::cos(double(j) * step);
+            ci[j] = std::sin(double(j) * step);
+        }
+        const double sr = std::cos(kLanes * step), si = std::sin(kLanes * step);
+        const std::size_t half = (L + 1) / 2;  // values up to ⌈half/4⌉·4 ≤ L are written, then mirrored
+        for (std::size_t n = 0; n < half; n += kLanes) {
+            for (std::size_t j = 0; j < kLanes; ++j) {
+                double c1 = cr[j], c2 = 2 * c1 * c1 - 1, c3 = c1 * (2 * c2 - 1);
+                values[n + j] = float(a0 - a1 * c1 + a2 * c2 - a3 * c3);
+                double nr = cr[j] * sr - ci[j] * si, ni = cr[j] * si + ci[j] * sr;
+                cr[j] = nr;
+                ci[j] = ni;
+            }
+            if ((n & 1023) == 1020) {  // renormalise against drift
+                for (std::size_t j = 0; j < kLanes; ++j) {
+                    double mag = std::sqrt(cr[j] * cr[j] + ci[j] * ci[j]);
+                    cr[j] /= mag;
+                    ci[j] /= mag;
+                }
             }
         }
+        for (std::size_t n = 0; n < L / 2; ++n) values[L - 1 - n] = values[n];
     }
 
     /// Windowed, zero-padded DFT of the L samples ending `back` samples before the newest.
     void spectrum(RealFFT &f, std::size_t L, std::size_t back) {
         const float *x = history.latest(L, back);
         for (std::size_t n = 0; n < L; ++n) f.in[n] = x[n] * window[n];
-        std::fill(f.in + L, f.in + f.size, 0.0f);
+        f.padFrom(L);
         fftwf_execute(f.forward);
     }
 
     /// Median magnitude up to 8 kHz of the spectrum in `magnitudes` (a noise-floor estimate).
     double noiseFloor(std::size_t bins, double binHz) {
         std::size_t n = std::min(bins, std::size_t(std::min(8000.0, fs / 2) / binHz) + 1);
-        std::copy(magnitudes.begin(), magnitudes.begin() + n, scratch.begin());
-        std::nth_element(scratch.begin(), scratch.begin() + n / 2, scratch.begin() + n);
-        return scratch[n / 2];
+        // The n/2-th smallest by radix selection (exactly what nth_element gives, without its
+        // unpredictable branches): non-negative floats order like their bit patterns, so a histogram
+        // of the top 12 bits finds the bucket that holds it, and only that bucket is selected in.
+        const std::size_t k = n / 2;
+        auto key = [](float v) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            return bits >> 20;
+        };
+        std::uint32_t low = ~0u, high = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t b = key(magnitudes[i]);
+            ++floorCounts[b];
+            low = std::min(low, b);
+            high = std::max(high, b);
+        }
+        std::uint32_t bucket = low;
+        std::size_t below = 0;
+        while (below + floorCounts[bucket] <= k) below += floorCounts[bucket++];
+        std::fill(floorCounts.begin() + low, floorCounts.begin() + high + 1, 0u);
+        std::size_t c = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            scratch[c] = magnitudes[i];
+            c += key(magnitudes[i]) == bucket;
+        }
+        std::nth_element(scratch.begin(), scratch.begin() + (k - below), scratch.begin() + c);
+        return scratch[k - below];
     }
 
     /// The highest local maximum of `magnitudes` within ±`radius` Hz of `centre`, or 0.
@@ -493,17 +609,23 @@ struct PitchEngine::Impl {
         const std::size_t bins = f.size / 2 + 1;
         fillWindow(L, taper);
         spectrum(f, L, D);
-        std::memcpy(previousSpectrum.data(), f.out, bins * sizeof(fftwf_complex));
+        // Only the analysed bins (and a margin): no peak is looked for above them.
+        std::memcpy(previousSpectrum.data(), f.out, std::min(bins, analysedBins(f, bins) + 8) * sizeof(fftwf_complex));
         spectrum(f, L, 0);
         magnitudesOf(f, bins);
     }
 
     /// |X| of the first `bins` bins of `f.out`, up to the highest frequency the analysis looks at.
     void magnitudesOf(const RealFFT &f, std::size_t bins) {
-        const std::size_t n = std::min(bins, std::size_t(std::min(0.5 * fs, 8200.0) * double(f.size) / fs) + 4);
+        const std::size_t n = analysedBins(f, bins);
         for (std::size_t i = 0; i < n; ++i)
             magnitudes[i] = std::sqrt(f.out[i][0] * f.out[i][0] + f.out[i][1] * f.out[i][1]);
-        std::fill(magnitudes.begin() + n, magnitudes.begin() + bins, 0.0f);
+        if (magnitudesDirty > n) std::fill(magnitudes.begin() + n, magnitudes.begin() + magnitudesDirty, 0.0f);
+        magnitudesDirty = n;
+    }
+    /// How many bins of a spectrum of `f` the analysis looks at (up to 8.2 kHz).
+    std::size_t analysedBins(const RealFFT &f, std::size_t bins) const {
+        return std::min(bins, std::size_t(std::min(0.5 * fs, 8200.0) * double(f.size) / fs) + 4);
     }
 
     /// Refines `coarse` (Hz). Returns the first-partial frequency, 0 when no partial was measured, or
@@ -744,9 +866,7 @@ struct PitchEngine::Impl {
         r.midi_note = -1;
 
         const float *recent = history.latest(levelWindow);
-        double power = 0;
-        for (std::size_t i = 0; i < levelWindow; ++i) power += double(recent[i]) * recent[i];
-        power /= double(levelWindow);
+        double power = sumOfSquares(recent, levelWindow) / double(levelWindow);
         r.level_db = power > 1e-12 ? std::max(-120.0, 10.0 * std::log10(power)) : -120.0;
         if (r.level_db < gateDb) {
             lastFrequency = 0;
@@ -835,19 +955,28 @@ PitchEngine::~PitchEngine() = default;
 
 void PitchEngine::process(const float *samples, std::size_t count) {
     Impl &e = *impl_;
-    for (std::size_t i = 0; i < count; ++i) {
-        float x = samples[i];
-        if (!std::isfinite(x)) x = 0.0f;
-        x = std::max(-4.0f, std::min(4.0f, x));
-        e.history.push(x);
-        e.decimationSum += x;
-        if (++e.decimationCount == e.decimation) {
-            e.decimated.push(float(e.decimationSum / double(e.decimation)));
-            e.decimationSum = 0;
-            e.decimationCount = 0;
+    float chunk[256];  // the input cleaned, a run at a time (never past the end of a hop)
+    while (count > 0) {
+        const std::size_t run = std::min({count, e.hop - e.sinceHop, sizeof chunk / sizeof chunk[0]});
+        for (std::size_t i = 0; i < run; ++i) {
+            float x = samples[i];
+            if (!std::isfinite(x)) x = 0.0f;
+            chunk[i] = std::max(-4.0f, std::min(4.0f, x));
         }
-        ++e.consumed;
-        if (++e.sinceHop == e.hop) {
+        e.history.push(chunk, run);
+        for (std::size_t i = 0; i < run; ++i) {
+            e.decimationSum += chunk[i];
+            if (++e.decimationCount == e.decimation) {
+                e.decimated.push(float(e.decimationSum / double(e.decimation)));
+                e.decimationSum = 0;
+                e.decimationCount = 0;
+            }
+        }
+        samples += run;
+        count -= run;
+        e.consumed += run;
+        e.sinceHop += run;
+        if (e.sinceHop == e.hop) {
             e.sinceHop = 0;
             ct_result r = e.analyse();
             if (onResultReady) onResultReady(r);

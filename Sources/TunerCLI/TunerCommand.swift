@@ -87,8 +87,12 @@ public enum TunerCommand {
         let session: TunerSession
         do {
             // Printed output is a record of every reading; the screen only ever wants the newest.
+            // A file not played at real-time pace is read in large blocks: the readings of a block
+            // reach the printing task together, which then wakes once per block, not per reading.
+            let unpacedFile = options.file != nil && mode != .screen
             session = try TunerSession(source: source, configuration: options.configuration,
-                                       delivery: mode == .screen ? .newestOnly : .everyReading)
+                                       delivery: mode == .screen ? .newestOnly : .everyReading,
+                                       blockSize: unpacedFile ? 1 << 14 : 1024)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure

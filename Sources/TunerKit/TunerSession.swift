@@ -5,7 +5,8 @@ import Synchronization
 /// an `AsyncStream`, the only way readings cross threads.
 ///
 /// Threads: the session's analysis thread reads the source, calls `PitchEngine.process`, and yields
-/// each reading into the stream from the engine's callback. Consumers iterate `readings` with
+/// the readings of each block into the stream once the block is done (together, so that a consumer
+/// waiting for them is woken once per block rather than once per reading). Consumers iterate `readings` with
 /// `for await` on any task. Settings changed with `setTolerance`/`setReference` travel the other way
 /// as atomics, picked up by the analysis thread before its next block.
 public final class TunerSession: Sendable {
@@ -42,18 +43,20 @@ public final class TunerSession: Sendable {
         let control = Control(configuration: configuration)
         let (stream, continuation) = AsyncStream<Reading>.makeStream(
             bufferingPolicy: delivery == .newestOnly ? .bufferingNewest(1) : .unbounded)
+        let pending = Pending()
         let engine = try PitchEngine(sampleRate: source.sampleRate, configuration: configuration) { reading in
-            continuation.yield(reading)
+            pending.readings.append(reading)
         }
+        pending.readings.reserveCapacity(max(1, blockSize) / max(1, engine.hopSize) + 2)  // a block's readings
         self.readings = stream
         self.sampleRate = source.sampleRate
         self.sourceLabel = source.label
         self.control = control
         continuation.onTermination = { _ in control.stopRequested.store(true, ordering: .relaxed) }
 
-        let work = Handover(source: source, engine: engine, blockSize: max(1, blockSize))
+        let work = Handover(source: source, engine: engine, blockSize: max(1, blockSize), pending: pending)
         let thread = Thread {
-            work.run(control: control)
+            work.run(control: control) { reading in continuation.yield(reading) }
             continuation.finish()
         }
         thread.name = "tuner-analysis"
@@ -75,18 +78,25 @@ public final class TunerSession: Sendable {
     /// Why the input ended early (e.g. a device error), once the stream has finished; nil at a normal end.
     public var failure: (any Error)? { control.outcome.withLock { $0 } }
 
+    /// The readings of the block being processed, filled by the engine's callback.
+    private final class Pending: @unchecked Sendable {
+        var readings: [Reading] = []
+    }
+
     /// The source and engine, owned by the analysis thread alone once it starts.
     private final class Handover: @unchecked Sendable {
         let source: any AudioSource
         var engine: PitchEngine?
         let blockSize: Int
-        init(source: any AudioSource, engine: PitchEngine, blockSize: Int) {
+        let pending: Pending
+        init(source: any AudioSource, engine: PitchEngine, blockSize: Int, pending: Pending) {
             self.source = source
             self.engine = engine
             self.blockSize = blockSize
+            self.pending = pending
         }
 
-        func run(control: Control) {
+        func run(control: Control, deliver: (Reading) -> Void) {
             guard let engine else { return }
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockSize)
             defer { buffer.deallocate() }
@@ -102,6 +112,8 @@ public final class TunerSession: Sendable {
                     let a = control.a4Bits.load(ordering: .relaxed)
                     if a != a4 { a4 = a; engine.setReference(Hertz(Double(bitPattern: a))) }
                     engine.process(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+                    for reading in pending.readings { deliver(reading) }
+                    pending.readings.removeAll(keepingCapacity: true)
                 }
             } catch {
                 control.outcome.withLock { $0 = error }
