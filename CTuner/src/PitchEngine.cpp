@@ -212,8 +212,8 @@ struct PitchEngine::Impl {
     std::size_t frameMin, frameMax;
     std::vector<std::unique_ptr<RealFFT>> frameFFTs;  // sizes nextPow2(frameMin) … nextPow2(frameMax)
     std::vector<float> previousSpectrum;  // spectrum of the earlier frame of the pair (re, im interleaved)
-    // Windows of the lengths and tapers used lately (the refinement frame, the octave guard's frame,
-    // the Hann frame; a note's length moves by a sample now and then), so each is computed once.
+    // Windows of the lengths used lately (the refinement frame, the octave guard's frame; a note's
+    // length moves by a sample now and then), so each is computed once.
     struct WindowSlot {
         std::vector<float> values;
         std::size_t length = 0;
@@ -649,7 +649,6 @@ struct PitchEngine::Impl {
         // the strong ones reach −92 dB).
         const std::size_t limitBin = std::min(bins - 1, std::size_t(limit / binHz));
         const double strongest = *std::max_element(magnitudes.begin() + 1, magnitudes.begin() + limitBin + 1);
-        long lonePeak = 0;
         for (int k = 1; k <= 24; ++k) {
             double kk = k;
             double predicted = kk * f1 * std::sqrt((1 + B * kk * kk) / (1 + B));
@@ -671,7 +670,6 @@ struct PitchEngine::Impl {
             double frequency = phaseVocoder(f, previousSpectrum, peak, D);
             if (std::abs(frequency - predicted) > radius) continue;
             partials.push_back({k, frequency, mag});
-            lonePeak = peak;
             fit(f1, B);
         }
         if (partials.empty()) return 0;
@@ -690,7 +688,6 @@ struct PitchEngine::Impl {
             double frequency = sineMaximumLikelihood(f1, L + D);
             if (std::abs(frequency - f1) < 3.0 * binHz) f1 = frequency;
         }
-        (void)lonePeak;
         return f1;
     }
 
