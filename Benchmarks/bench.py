@@ -523,6 +523,10 @@ def main():
               f"`tuner --device pulse --rate 48000 --output jsonl`): {lv['cpu_percent']:.2f} % of one core over "
               f"{lv['seconds']:.1f} s, peak RSS (VmHWM) {lv['rss_mib']:.1f} MiB, {lv['readings']} readings "
               f"({lv['pitched']} with a pitch).")
+            if lv.get("threads"):
+                parts = [f"{name} {t['cpu_percent']:.2f} % ({t['wakeups_per_s']:.0f} wake-ups/s)"
+                         for name, t in sorted(lv["threads"].items(), key=lambda kv: -kv[1]["cpu_percent"])]
+                p("By thread (informational): " + "; ".join(parts) + ".")
         else:
             p(f"\nLive at 48 kHz: not measured — {sp.get('live_error', 'n/a')}")
     elif "ours_error" in sp:

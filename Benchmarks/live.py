@@ -5,6 +5,12 @@ playing a 48 kHz file into it at its own (real-time) pace, and `tuner --device p
 Measured on the tuner process from /proc/<pid>: CPU % of one core = Δ(utime + stime) / Δwall over the
 playback after a 2 s settling time, and peak RSS = VmHWM (per address space, so unlike the parent's
 ru_maxrss it is not inflated by the Python process that forked it).
+
+For information, the same Δ(utime + stime) is also split by thread (/proc/<pid>/task/*/stat, grouped by
+thread name: the analysis thread, the PulseAudio client library's thread inside the ALSA pulse plugin, and
+the rest — Swift's worker threads that print the readings), each with its wake-ups per second (voluntary +
+involuntary context switches from /proc/<pid>/task/*/status). Their sum can be a tick or two below the
+process figure: a thread that ended during the run is not counted.
 """
 
 import os
@@ -31,6 +37,42 @@ def _ticks(pid):
     return int(fields[11]) + int(fields[12])  # utime + stime, clock ticks
 
 
+# Thread names (the kernel's 15-character `comm`) → the group they are reported under.
+THREAD_GROUPS = (("tuner-analysis", "analysis (capture + engine)"),
+                 ("threaded-ml", "PulseAudio client thread (ALSA pulse plugin)"))
+OTHER_THREADS = "other (Swift workers printing the readings, main)"
+
+
+def _threads(pid):
+    """{tid: (group, utime + stime ticks, context switches)} for every thread of `pid` now."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as fh:
+                text = fh.read()
+            with open(f"/proc/{pid}/task/{tid}/status") as fh:
+                status = dict(line.split(":", 1) for line in fh if ":" in line)
+        except OSError:  # the thread ended meanwhile
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        group = next((g for prefix, g in THREAD_GROUPS if name.startswith(prefix)), OTHER_THREADS)
+        switches = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
+        out[tid] = (group, int(fields[11]) + int(fields[12]), switches)
+    return out
+
+
+def _by_thread(before, after, hz, seconds):
+    """{group: {"cpu_percent", "wakeups_per_s"}} over the interval between two `_threads` snapshots."""
+    groups = {}
+    for tid, (group, ticks, switches) in after.items():
+        _, ticks0, switches0 = before.get(tid, (group, 0, 0))
+        g = groups.setdefault(group, {"cpu_percent": 0.0, "wakeups_per_s": 0.0})
+        g["cpu_percent"] += 100.0 * (ticks - ticks0) / hz / seconds
+        g["wakeups_per_s"] += (switches - switches0) / seconds
+    return groups
+
+
 def _hwm_kib(pid):
     with open(f"/proc/{pid}/status") as fh:
         for line in fh:
@@ -40,7 +82,8 @@ def _hwm_kib(pid):
 
 
 def measure(binary, wav, seconds):
-    """Returns {"cpu_percent", "rss_mib", "readings", "pitched", "seconds"} or raises RuntimeError."""
+    """Returns {"cpu_percent", "rss_mib", "readings", "pitched", "seconds", "threads"} or raises
+    RuntimeError; "threads" is {group: {"cpu_percent", "wakeups_per_s"}} (see the module's text)."""
     lacking = missing_tools()
     if lacking:
         raise RuntimeError("not installed: " + ", ".join(lacking))
@@ -86,9 +129,9 @@ def measure(binary, wav, seconds):
         time.sleep(2.0)
         if tuner.poll() is not None:
             raise RuntimeError(f"tuner exited with {tuner.returncode} (live input did not start)")
-        t0, c0 = time.monotonic(), _ticks(tuner.pid)
+        t0, c0, th0 = time.monotonic(), _ticks(tuner.pid), _threads(tuner.pid)
         player.wait(timeout=seconds + 30)
-        t1, c1 = time.monotonic(), _ticks(tuner.pid)
+        t1, c1, th1 = time.monotonic(), _ticks(tuner.pid), _threads(tuner.pid)
         rss = _hwm_kib(tuner.pid)
         tuner.send_signal(signal.SIGTERM)
         tuner.wait(timeout=10)
@@ -102,7 +145,8 @@ def measure(binary, wav, seconds):
             raise RuntimeError(f"no pitch in {readings} live readings (the audio did not arrive)")
         hz = os.sysconf("SC_CLK_TCK")
         return {"cpu_percent": 100.0 * (c1 - c0) / hz / (t1 - t0), "rss_mib": rss / 1024,
-                "readings": readings, "pitched": pitched, "seconds": t1 - t0}
+                "readings": readings, "pitched": pitched, "seconds": t1 - t0,
+                "threads": _by_thread(th0, th1, hz, t1 - t0)}
     finally:
         for p in reversed(procs):
             if p.poll() is None:

@@ -33,8 +33,11 @@ public final class ALSACaptureSource: AudioSource {
     ///
     /// - Parameters:
     ///   - rate: the sample rate to ask for; the device's nearest rate is taken.
-    ///   - periodFrames: frames per period; default 10 ms (one engine hop), so a reading follows the
-    ///     string at once without waking more often than readings are made.
+    ///   - periodFrames: frames per period; default 10 ms (one engine hop) from a card, so a reading
+    ///     follows the string at once without waking more often than readings are made, and 20 ms from
+    ///     a sound server's plugin (`pulse`, or `default` routed to the server), which buffers anyway
+    ///     and where each period costs wake-ups in three threads (`ALSARequest.serverPeriodFrames`).
+    ///     A value given here is used for both.
     /// - Throws: `ALSAError` naming the device and alsa-lib's reason.
     public init(device: String = "default", rate: Int = 48000, periodFrames: Int? = nil,
                 formats: [ALSASampleFormat] = [.floatLE, .s16LE], configuration: String? = nil,
@@ -47,7 +50,8 @@ public final class ALSACaptureSource: AudioSource {
         case .failure(let code):
             throw ALSAError.opening(device, code: code.value, reason: library.describe(code.value))
         }
-        let request = ALSARequest(formats: formats, rate: rate, periodFrames: periodFrames)
+        let request = ALSARequest(formats: formats, rate: rate, periodFrames: periodFrames,
+                                  serverPeriodFrames: periodFrames)
         switch library.configure(handle, request) {
         case .success(let hw):
             hardware = hw

@@ -15,17 +15,26 @@ public enum ALSASampleFormat: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What the capture path asks of a PCM: interleaved mono in the first of `formats` the device takes,
-/// near `rate`, with periods near `periodFrames` and a buffer of `periodsPerBuffer` periods.
+/// near `rate`, with periods near `periodFrames` — or `serverPeriodFrames` when the PCM is a sound
+/// server's plugin — and a buffer of `periodsPerBuffer` periods.
 public struct ALSARequest: Sendable, Equatable {
     public var formats: [ALSASampleFormat]
     public var rate: Int
+    /// Frames per period from a card (`hw:`/`plughw:`, the `file` plugin …): 10 ms, one engine hop.
     public var periodFrames: Int
+    /// Frames per period from a sound server's plugin (PulseAudio's or PipeWire's, an `ioplug` PCM):
+    /// 20 ms, two engine hops. The server buffers the audio anyway, and every period there costs
+    /// wake-ups in the server, in its client library's thread and in the analysis thread (measured
+    /// with `Benchmarks/live.py`: 6.36 % of a core with 10 ms periods, 4.88 % with 20 ms; pluck-to-reading
+    /// latency unchanged within the spread of runs, medians 52–57 ms for both — see docs/pulseaudio.md).
+    public var serverPeriodFrames: Int
     public var periodsPerBuffer: Int
     public init(formats: [ALSASampleFormat] = [.floatLE, .s16LE], rate: Int = 48000,
-                periodFrames: Int? = nil, periodsPerBuffer: Int = 4) {
+                periodFrames: Int? = nil, serverPeriodFrames: Int? = nil, periodsPerBuffer: Int = 4) {
         self.formats = formats
         self.rate = rate
         self.periodFrames = periodFrames ?? max(16, rate / 100)  // 10 ms; alsa-lib may round up
+        self.serverPeriodFrames = serverPeriodFrames ?? max(16, rate / 50)  // 20 ms
         self.periodsPerBuffer = periodsPerBuffer
     }
 }
@@ -36,11 +45,15 @@ public struct ALSAHardware: Sendable, Equatable {
     public var rate: Int
     public var periodFrames: Int
     public var bufferFrames: Int
-    public init(format: ALSASampleFormat, rate: Int, periodFrames: Int, bufferFrames: Int) {
+    /// True when the PCM is a sound server's plugin (`snd_pcm_type` is `SND_PCM_TYPE_IOPLUG`: pulse,
+    /// PipeWire), which was asked for `ALSARequest.serverPeriodFrames`.
+    public var soundServer: Bool
+    public init(format: ALSASampleFormat, rate: Int, periodFrames: Int, bufferFrames: Int, soundServer: Bool = false) {
         self.format = format
         self.rate = rate
         self.periodFrames = periodFrames
         self.bufferFrames = bufferFrames
+        self.soundServer = soundServer
     }
 }
 

@@ -63,11 +63,15 @@ public struct SystemALSA: ALSALibrary {
         var dir: Int32 = 0
         rc = snd_pcm_hw_params_set_rate_near(pcm, params, &rate, &dir)
         if rc < 0 { return .failure(ALSACode(rc)) }
-        // Periods of at most 10 ms where the device allows it (a failed try leaves `params` as it was).
-        var longest = snd_pcm_uframes_t(max(1, Int(rate) / 100))
+        // Periods of at most 10 ms where the device allows it (a failed try leaves `params` as it was);
+        // at most 20 ms from a sound server's plugin (see `ALSARequest.serverPeriodFrames`).
+        let soundServer = snd_pcm_type(pcm) == SND_PCM_TYPE_IOPLUG
+        let limit = soundServer ? min(request.serverPeriodFrames, Int(rate) / 50)
+                                : min(request.periodFrames, Int(rate) / 100)
+        var longest = snd_pcm_uframes_t(max(1, soundServer ? Int(rate) / 50 : Int(rate) / 100))
         dir = 0
         _ = snd_pcm_hw_params_set_period_size_max(pcm, params, &longest, &dir)
-        var period = snd_pcm_uframes_t(max(1, min(request.periodFrames, Int(rate) / 100)))
+        var period = snd_pcm_uframes_t(max(1, limit))
         dir = 0
         rc = snd_pcm_hw_params_set_period_size_near(pcm, params, &period, &dir)
         if rc < 0 { return .failure(ALSACode(rc)) }
@@ -89,7 +93,7 @@ public struct SystemALSA: ALSALibrary {
         rc = snd_pcm_prepare(pcm)
         if rc < 0 { return .failure(ALSACode(rc)) }
         return .success(ALSAHardware(format: format, rate: Int(actualRate), periodFrames: Int(actualPeriod),
-                                     bufferFrames: Int(actualBuffer)))
+                                     bufferFrames: Int(actualBuffer), soundServer: soundServer))
     }
 
     public func read(_ handle: ALSAHandle, into buffer: UnsafeMutableRawPointer, frames: Int) -> Int {

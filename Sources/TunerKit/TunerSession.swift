@@ -56,10 +56,13 @@ public final class TunerSession: Sendable {
 
         let work = Handover(source: source, engine: engine, blockSize: max(1, blockSize), pending: pending)
         let thread = Thread {
+            // Named from inside: on Linux a name set before `start()` never reached the kernel, and the
+            // thread kept its creator's ("com.apple.root.default-qos"), so `top -H`, `perf` and
+            // /proc/<pid>/task/*/comm could not tell it from Swift's own worker threads.
+            Thread.current.name = "tuner-analysis"
             work.run(control: control) { reading in continuation.yield(reading) }
             continuation.finish()
         }
-        thread.name = "tuner-analysis"
         thread.stackSize = 1 << 20
         thread.start()
     }

@@ -66,6 +66,7 @@ final class ScriptedALSA: ALSALibrary {
         #expect(alsa.requested?.rate == 96000)
         #expect(alsa.requested?.formats == [.floatLE, .s16LE])
         #expect((alsa.requested?.periodFrames ?? .max) <= 960)  // ≤ 10 ms at 96 kHz
+        #expect((alsa.requested?.serverPeriodFrames ?? .max) <= 1920)  // ≤ 20 ms from a sound server
         #expect(source.sampleRate == 44100)  // what the device agreed to
         #expect(source.label == "ALSA hw:2,0, 44100 Hz")
     }

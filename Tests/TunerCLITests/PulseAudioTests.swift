@@ -46,6 +46,9 @@ struct PulseAudioTests {
         let source = try ALSACaptureSource(device: "tunerpulse", rate: PulseServer.rate, configuration: configuration)
         #expect(source.sampleRate == Double(PulseServer.rate))
         print("pulse capture source: \(source.hardware)")
+        // A sound server's plugin gets 20 ms periods (two engine hops), not a card's 10 ms.
+        #expect(source.hardware.soundServer)
+        #expect(source.hardware.periodFrames == PulseServer.rate / 50)
         let session = try TunerSession(source: source, delivery: .everyReading)
         let collector = Task {
             var readings: [Reading] = []
