@@ -47,6 +47,7 @@ bench: deps
 	"$$python" -m unittest discover -s Benchmarks -p 'test_*.py' && \
 	swift build -c release --product tuner && \
 	skip=$$(cat Benchmarks/out/pyin-skip.txt 2>/dev/null || true) && \
+	rm -rf Benchmarks/out/numba-cache && \
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
 	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS)

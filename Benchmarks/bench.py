@@ -90,50 +90,72 @@ def process_file(job):
     return entry["file"], out
 
 
+def _record(name, out, results, errors):
+    for tracker, r in out.items():
+        if isinstance(r, str):
+            errors.setdefault(tracker, []).append(f"{name}: {r}")
+        else:
+            results.setdefault(tracker, {})[name] = r
+
+
+def _isolated(job, ours_binary, root):
+    """One file in a worker process of its own: a crash there names exactly this file."""
+    with concurrent.futures.ProcessPoolExecutor(1, initializer=_init, initargs=(ours_binary, root)) as pool:
+        try:
+            return pool.submit(process_file, job).result()
+        except concurrent.futures.process.BrokenProcessPool:
+            entry, run_pyin, peers = job
+            names = (["ours"] if ours_binary else []) + ((PEERS + ([PYIN] if run_pyin else [])) if peers else [])
+            return entry["file"], {t: "the worker process died on this file (a crash in a native library, "
+                                      "or killed for memory)" for t in names}
+
+
 def run_all(manifest, root, ours_binary, pyin_mode, jobs, peers=True):
     """Every tracker on every file, one worker process per job.
 
     A worker that dies (killed by the kernel for memory, or a crash inside a native library) makes
-    the pool "broken": the files then in flight are retried once in a new pool, and a file that
-    breaks it twice is reported as an error for every tracker instead of the run waiting for ever
-    (multiprocessing.Pool, used before, never returns a task whose worker died: one run hung so).
+    the whole pool "broken", and every file not yet finished with it. Those files are run once more
+    in a new pool; if that breaks too, each remaining file runs in a process of its own, so a file
+    that kills its worker is reported as an error row for every tracker and the others are measured.
+    (multiprocessing.Pool, used before, never returns a task whose worker died: one run hung so.)
     """
     files = manifest["files"]
     work = [(e, peers and (pyin_mode == "full" or (pyin_mode == "subset" and in_pyin_subset(e))), peers)
             for e in files]
     work.sort(key=lambda w: (not w[1], -w[0]["duration"]))  # long, slow jobs first
+    if any(w[1] for w in work):
+        # pYIN's numba kernels are compiled (and cached) here, once, before the workers fork: workers
+        # compiling at once and writing the same cache files left a cache that crashed later runs.
+        trackers.pyin_run(44100, np.sin(2 * np.pi * 220 * np.arange(8192) / 44100).astype(np.float32))
     results, errors = {}, {}
-    done, attempts = 0, {}
+    done = 0
     pending = list(work)
-    while pending:
-        retry = []
+    for attempt in range(2):
+        broken = []
         with concurrent.futures.ProcessPoolExecutor(jobs, initializer=_init,
                                                     initargs=(ours_binary, root)) as pool:
             futures = {pool.submit(process_file, w): w for w in pending}
             for fut in concurrent.futures.as_completed(futures):
-                w = futures[fut]
                 try:
                     name, out = fut.result()
                 except concurrent.futures.process.BrokenProcessPool:
-                    name = w[0]["file"]
-                    attempts[name] = attempts.get(name, 0) + 1
-                    if attempts[name] < 2:
-                        retry.append(w)
-                        continue
-                    out = {t: "a worker process died on this file (twice)" for t in
-                           (["ours"] if ours_binary else []) + (PEERS + ([PYIN] if w[1] else []) if peers else [])}
-                    print(f"  ! {name}: a worker died on it twice", file=sys.stderr, flush=True)
-                for tracker, r in out.items():
-                    if isinstance(r, str):
-                        errors.setdefault(tracker, []).append(f"{name}: {r}")
-                    else:
-                        results.setdefault(tracker, {})[name] = r
+                    broken.append(futures[fut])
+                    continue
+                _record(name, out, results, errors)
                 done += 1
                 if done % 100 == 0:
                     print(f"  … {done}/{len(work)} files", file=sys.stderr, flush=True)
-        if retry:
-            print(f"  ! a worker died; retrying {len(retry)} file(s) in a new pool", file=sys.stderr, flush=True)
-        pending = retry
+        pending = broken
+        if not pending:
+            break
+        print(f"  ! a worker process died; {len(pending)} file(s) left", file=sys.stderr, flush=True)
+    if pending:
+        print(f"  ! running those {len(pending)} one process each", file=sys.stderr, flush=True)
+        with concurrent.futures.ThreadPoolExecutor(jobs) as threads:
+            for name, out in threads.map(lambda w: _isolated(w, ours_binary, root), pending):
+                _record(name, out, results, errors)
+                if any(isinstance(r, str) for r in out.values()):
+                    print(f"  ! {name}: its worker died", file=sys.stderr, flush=True)
     return results, errors
 
 
