@@ -7,7 +7,7 @@
  *    P. McLeod and G. Wyvill, "A Smarter Way to Find Pitch", Proc. ICMC 2005 (the "MPM" method),
  *    computed through an FFT autocorrelation over a window of at least 3.5 periods of the lowest note,
  *    on a copy of the input decimated to about 20–24 kHz. The chosen period is the first key maximum
- *    that reaches 0.9 of the highest one, which keeps a strong 2nd harmonic from pulling the reading an
+ *    that reaches 0.85 of the highest one, which keeps a strong 2nd harmonic from pulling the reading an
  *    octave up and lets a missing fundamental still give the fundamental's period. The height of that
  *    maximum is the result's confidence (its "clarity").
  *
