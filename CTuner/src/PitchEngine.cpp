@@ -236,6 +236,14 @@ struct PitchEngine::Impl {
     double recentFrequency = 0;         // the last pitched result, kept across short dropouts
     unsigned long long recentAt = 0;    // input sample count of that result
     unsigned long long heldSince = 0;   // input sample count when the current note began
+    struct Period {
+        double lag = 0;      // in decimated samples (fractional); 0 when none
+        double clarity = 0;  // the NSDF at that lag
+    };
+    Period lastShort;                   // the short window's period at the latest hop
+    bool hadBreak = false;              // an attack was heard over the note read last …
+    unsigned long long breakAt = 0;     // … starting at this input sample count …
+    double breakNote = 0;               // … while that note (Hz) was being read
 
     explicit Impl(const ct_config &c)
         : fs(c.sample_rate), a4(c.a4), minFrequency(c.min_frequency), maxFrequency(c.max_frequency),
@@ -293,11 +301,6 @@ struct PitchEngine::Impl {
     }
 
     // ---- Stage 1: NSDF period decision on the decimated history -------------------------------
-    struct Period {
-        double lag = 0;      // in decimated samples (fractional); 0 when none
-        double clarity = 0;  // the NSDF at that lag
-    };
-
     /// The MPM period of the newest W decimated samples, searching lags minLag…lagLimit.
     Period nsdfPeriod(RealFFT &f, std::size_t W, std::size_t lagLimit) {
         const float *x = decimated.latest(W);
@@ -383,6 +386,7 @@ struct PitchEngine::Impl {
     Period decidePeriod() {
         Period longP = nsdfPeriod(nsdfFFT, nsdfWindow, maxLag);
         Period shortP = nsdfPeriod(shortFFT, shortWindow, shortMaxLag);
+        lastShort = shortP;
         if (shortP.lag <= 0 || longP.lag <= 0 || longP.clarity < 0.5) {
             return shortP.clarity >= 0.9 ? shortP : longP;
         }
@@ -855,6 +859,59 @@ struct PitchEngine::Impl {
         if (den > 0) f1 = num / den;
     }
 
+    // ---- Attacks -------------------------------------------------------------------------------------
+    /// Whether the newest hop holds new sound over the note read last: a 2.5 ms piece of it that no
+    /// longer repeats at that note's period, while the 20 ms (at least two periods) before it did,
+    /// six times better. The measure is Σ(x[n] − x[n−T])² over the piece, over twice the energy the
+    /// piece would have at the average power of those earlier 20 ms (not its own energy: a low
+    /// string's waveform is spiky, and at a quiet moment of its period, or in noise, a piece's own
+    /// energy is small). A ringing string, its vibrato or its stiffness barely change it; a pluck —
+    /// of another string or of the same one — breaks it at once, where the analysis windows still
+    /// hear mostly the old string for tens of milliseconds. `at` is the input sample count where that
+    /// piece begins.
+    bool periodicityBreak(double frequency, unsigned long long &at) const {
+        const double lag = fsDecimated / frequency;
+        const std::size_t whole = std::size_t(std::floor(lag));
+        const double frac = lag - double(whole);
+        const std::size_t piece = std::max<std::size_t>(8, std::size_t(0.0025 * fsDecimated));
+        const std::size_t pieces = std::max<std::size_t>(1, std::size_t(std::lround(double(hop) / double(decimation))) / piece);
+        const std::size_t base = std::max<std::size_t>(std::size_t(0.02 * fsDecimated), 2 * whole + 2);
+        const std::size_t span = base + pieces * piece;
+        if (span + whole + 2 > decimated.capacity) return false;
+        const float *x = decimated.latest(span + whole + 1);  // the span's sample j is x[j + whole + 1]
+        auto difference = [&](std::size_t from, std::size_t count, double &energy, double &own) {
+            double num = 0, den = 0, mine = 0;
+            for (std::size_t j = from; j < from + count; ++j) {
+                const std::size_t i = j + whole + 1;
+                const double y = x[i];
+                const double lagged = (1 - frac) * double(x[i - whole]) + frac * double(x[i - whole - 1]);
+                num += (y - lagged) * (y - lagged);
+                den += y * y + lagged * lagged;
+                mine += y * y;
+            }
+            energy = den;
+            own = mine;
+            return num;
+        };
+        double energy = 0, ownBefore = 0;
+        const double differenceBefore = difference(0, base, energy, ownBefore);
+        if (energy <= 0) return false;
+        const double perSample = energy / double(base);  // of x² + lagged², i.e. twice the power
+        const double before = differenceBefore / energy;
+        for (std::size_t c = 0; c < pieces; ++c) {
+            double unused = 0, own = 0;
+            const double now = difference(base + c * piece, piece, unused, own) / (perSample * double(piece));
+            // New sound, not sound going away: a string being damped also stops repeating, but its
+            // power falls (to half or less); a pluck over it keeps or raises the power.
+            const bool louder = own / double(piece) >= 0.5 * ownBefore / double(base);
+            if (louder && now > 0.4 && now > 6 * before) {
+                at = consumed - (unsigned long long)((pieces - c) * piece * decimation);
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---- One hop ------------------------------------------------------------------------------------
     ct_result analyse() {
         ct_result r{};
@@ -868,6 +925,15 @@ struct PitchEngine::Impl {
         if (r.level_db < gateDb) {
             lastFrequency = 0;
             return r;
+        }
+
+        if (lastFrequency > 0) {
+            unsigned long long at = 0;
+            if (periodicityBreak(lastFrequency, at)) {
+                hadBreak = true;
+                breakAt = at;
+                breakNote = lastFrequency;
+            }
         }
 
         const Period chosen = decidePeriod();
@@ -918,6 +984,23 @@ struct PitchEngine::Impl {
             frequency = refined;
         }
         if (!std::isfinite(frequency) || frequency <= 0) return r;
+        // After an attack the windows hold mostly what sounded before it: a reading of the note read
+        // then (or a whole number of octaves from it) may be the old string, not the new one. It is
+        // held back until the short window, then mostly after the attack, hears that note clearly
+        // itself (a re-pluck of the same string), and for at most half the long window.
+        if (hadBreak) {
+            const unsigned long long since = consumed - breakAt;
+            const double octaves = std::log2(frequency / breakNote);
+            const bool oldNote = std::abs(octaves) < 3.05 && std::abs(octaves - std::round(octaves)) < 50.0 / 1200.0;
+            const bool confirmed = since * 2 >= shortWindow * decimation && lastShort.clarity >= 0.9 &&
+                                   std::abs(1200.0 * std::log2(fsDecimated / lastShort.lag / frequency)) < 50;
+            if (since * 2 >= nsdfWindow * decimation || confirmed || !oldNote) {
+                hadBreak = false;
+            } else {
+                lastFrequency = 0;
+                return r;
+            }
+        }
 
         double fractional = 69.0 + 12.0 * std::log2(frequency / a4);
         long midi = std::lround(fractional);
@@ -944,6 +1027,7 @@ struct PitchEngine::Impl {
         lastFrequency = 0;
         recentFrequency = 0;
         recentAt = 0;
+        hadBreak = false;
     }
 };
 
