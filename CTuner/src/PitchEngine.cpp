@@ -33,6 +33,10 @@
  *    is measured over 2L samples (its effective window) and a new one locks after 1.5L; FFT sizes
  *    nextpow2(L) … nextpow2(L_max), one plan per power of two.
  *
+ * Attacks: a pluck breaks the periodicity of the string read before it at once, while the analysis
+ * windows still hold mostly that string for tens of milliseconds; after such a break, readings of the
+ * old note (or octaves of it) are held back until the short window hears past it (periodicityBreak).
+ *
  * A lone sinusoid (no second partial above the noise) is measured again by maximum likelihood over
  * the L + D samples the frame pair spans (Rife and Boorstyn, 1974; see sineMaximumLikelihood): its
  * error is then about the Cramér–Rao bound of those samples (the phase vocoder on Blackman–Harris
