@@ -221,7 +221,6 @@ struct PitchEngine::Impl {
     struct WindowSlot {
         std::vector<float> values;
         std::size_t length = 0;
-        int taper = -1;
         unsigned long long used = 0;
     };
     std::array<WindowSlot, 4> windows;
@@ -305,6 +304,13 @@ struct PitchEngine::Impl {
     }
 
     // ---- Stage 1: NSDF period decision on the decimated history -------------------------------
+    /// The note read last (Hz), or 0: a dropout of up to 0.2 s — a hop with no pitch — does not
+    /// forget it.
+    double previousFrequency() const {
+        if (lastFrequency > 0) return lastFrequency;
+        return consumed - recentAt < (unsigned long long)(0.2 * fs) ? recentFrequency : 0;
+    }
+
     /// The MPM period of the newest W decimated samples, searching lags minLag…lagLimit.
     Period nsdfPeriod(RealFFT &f, std::size_t W, std::size_t lagLimit) {
         const float *x = decimated.latest(W);
@@ -397,9 +403,7 @@ struct PitchEngine::Impl {
         const double ratio = longP.lag / shortP.lag;
         const bool same = std::abs(ratio - 1.0) < 0.03;
         const bool multiple = ratio > 1.5 && std::abs(ratio - std::round(ratio)) < 0.03 * ratio;
-        // The note read last (a dropout of up to 0.2 s — a hop with no pitch — does not forget it).
-        const double previous = lastFrequency > 0 ? lastFrequency
-                                : (consumed - recentAt < (unsigned long long)(0.2 * fs) ? recentFrequency : 0);
+        const double previous = previousFrequency();
         auto otherNote = [&](double lag) {
             return previous > 0 && std::abs(1200.0 * std::log2(fsDecimated / lag / previous)) > 50;
         };
@@ -431,12 +435,11 @@ struct PitchEngine::Impl {
     }
 
     // ---- Stage 2: phase-vocoder refinement of the partials -----------------------------------------
-    enum class Taper { blackmanHarris, hann };
-
-    void fillWindow(std::size_t L, Taper taper = Taper::blackmanHarris) {
+    /// Points `window` at a 4-term Blackman–Harris window of L samples, computed unless cached.
+    void fillWindow(std::size_t L) {
         WindowSlot *slot = &windows[0];
         for (WindowSlot &w : windows) {
-            if (w.length == L && w.taper == int(taper)) {
+            if (w.length == L) {
                 w.used = ++windowClock;
                 window = w.values.data();
                 return;
@@ -444,16 +447,13 @@ struct PitchEngine::Impl {
             if (w.used < slot->used) slot = &w;  // else the least recently used one is refilled
         }
         slot->length = L;
-        slot->taper = int(taper);
         slot->used = ++windowClock;
         float *const values = slot->values.data();
         window = values;
-        // 4-term Blackman–Harris (or Hann), cos(kθ) from cos θ by Chebyshev recurrence (no trig per
+        // 4-term Blackman–Harris, cos(kθ) from cos θ by Chebyshev recurrence (no trig per
         // sample). The window is symmetric, so only its first half is computed, by four independent
         // rotations e^{i n θ} (n ≡ j mod 4, each stepped by e^{i 4θ}), which the CPU runs side by side.
-        const bool bh = taper == Taper::blackmanHarris;
-        const double a0 = bh ? 0.35875 : 0.5, a1 = bh ? 0.48829 : 0.5, a2 = bh ? 0.14128 : 0,
-                     a3 = bh ? 0.01168 : 0;
+        const double a0 = 0.35875, a1 = 0.48829, a2 = 0.14128, a3 = 0.01168;
         const double step = 2.0 * kPi / double(L - 1);
         constexpr std::size_t kLanes = 4;
         double cr[kLanes], ci[kLanes];
@@ -582,8 +582,7 @@ struct PitchEngine::Impl {
         // Its weak third partial is then only asked to be within ±50 cents of where it belongs: a
         // peak 20–40 dB down, interpolated on a six-period frame, can measure 20 cents off (FluidR3's
         // steel guitar E2 read E3 for 50 ms in mid-note so).
-        const double previous = lastFrequency > 0 ? lastFrequency
-                                : (consumed - recentAt < (unsigned long long)(0.2 * fs) ? recentFrequency : 0);
+        const double previous = previousFrequency();
         const bool wasBelow = previous > 0 && std::abs(std::log2(half / previous)) < 0.05;
         double firstCents = 1200.0 * std::log2(firstPeak.frequency / (second.frequency / 2));
         double thirdCents = 1200.0 * std::log2(thirdPeak.frequency / (1.5 * second.frequency));
@@ -613,9 +612,9 @@ struct PitchEngine::Impl {
 
     /// Spectra of the frame pair (L samples each, the older one D samples earlier) into
     /// `previousSpectrum` and `f.out`, and the newer one's magnitudes into `magnitudes`.
-    void framePair(RealFFT &f, std::size_t L, std::size_t D, Taper taper) {
+    void framePair(RealFFT &f, std::size_t L, std::size_t D) {
         const std::size_t bins = f.size / 2 + 1;
-        fillWindow(L, taper);
+        fillWindow(L);
         spectrum(f, L, D);
         // Only the analysed bins (and a margin): no peak is looked for above them.
         std::memcpy(previousSpectrum.data(), f.out, std::min(bins, analysedBins(f, bins) + 8) * sizeof(fftwf_complex));
@@ -647,7 +646,7 @@ struct PitchEngine::Impl {
         RealFFT &f = fftFor(L);
         const std::size_t M = f.size, bins = M / 2 + 1;
         const double binHz = fs / double(M);
-        framePair(f, L, D, Taper::blackmanHarris);
+        framePair(f, L, D);
         const double floor = noiseFloor(bins, binHz);
 
         const double limit = std::min(0.45 * fs, 8000.0);
@@ -687,7 +686,10 @@ struct PitchEngine::Impl {
         // partial — FluidR3's nylon E2 — but then its 3rd and 5th partials are there.)
         {
             double odd = 0, even = 0;
-            for (const Partial &p : partials) (p.k % 2 ? odd : even) = std::max(p.k % 2 ? odd : even, p.magnitude);
+            for (const Partial &p : partials) {
+                double &loudest = p.k % 2 ? odd : even;
+                loudest = std::max(loudest, p.magnitude);
+            }
             if (even > 0 && odd < 0.0316 * even) return -1;
         }
         if (partials.size() == 1 && partials.front().k == 1) {
@@ -697,6 +699,45 @@ struct PitchEngine::Impl {
             if (std::abs(frequency - f1) < 3.0 * binHz) f1 = frequency;
         }
         return f1;
+    }
+
+    /// How many of the newest N samples the tone at `frequency` has sounded for (N when it filled
+    /// them all), for sineMaximumLikelihood.
+    /// The model is a sinusoid of constant amplitude over the whole window: a window that begins
+    /// before the tone did (silence, then the onset) would bias it: samples at the window's edges
+    /// weigh most in a frequency estimate, and a quarter period of silence in 12 periods moves it
+    /// by cents. Leading pieces of the window that are quieter than half the next one (or than a
+    /// tenth of the loudest) are left out. A piece is half a period long where that makes at most
+    /// 128 pieces: the energy of half a period of a sine does not depend on its phase.
+    std::size_t sinceOnset(double frequency, std::size_t N) const {
+        constexpr std::size_t kPieces = 128;
+        const std::size_t piece = std::max<std::size_t>(
+            std::size_t(std::lround(0.5 * fs / frequency)), (N + kPieces - 1) / kPieces);
+        const std::size_t count = std::min(kPieces, N / std::max<std::size_t>(1, piece));
+        const float *all = history.latest(N);
+        double energy[kPieces], loudest = 0;
+        for (std::size_t c = 0; c < count; ++c) {
+            energy[c] = sumOfSquares(all + (N - count * piece) + c * piece, piece);
+            loudest = std::max(loudest, energy[c]);
+        }
+        std::size_t quiet = 0;
+        while (quiet + 1 < count &&
+               (energy[quiet] < 0.1 * loudest || energy[quiet] < 0.5 * energy[quiet + 1]))
+            ++quiet;
+        // Within the first piece kept, the tone begins at the first sample above a fifth of its
+        // amplitude (what is left out before it is at most the part of a cycle near a zero).
+        // A 2 ms fade-in at that edge still moves a B0 sine by 0.3 cents.
+        const double amplitude = std::sqrt(2.0 * loudest / double(piece));
+        const std::size_t first = (N - count * piece) + quiet * piece, end = first + piece;
+        std::size_t begin = first;
+        while (begin < end && std::abs(all[begin]) < 0.2 * amplitude) ++begin;
+        // After an onset, the first 5 ms — the attack's own shape — are left out as well. An onset
+        // is in or just before the window when pieces were left out, or when the first piece kept
+        // is quieter than the next (a steady sine's half periods differ by well under 1 %; a
+        // decaying one's older pieces are the louder).
+        const bool onset = quiet > 0 || (quiet + 1 < count && energy[quiet] < 0.97 * energy[quiet + 1]);
+        if (onset) begin += std::size_t(0.005 * fs);
+        return (begin < N && N - begin >= piece) ? N - begin : N;
     }
 
     /// The maximum-likelihood frequency of one real sinusoid plus a constant in white noise, over the
@@ -709,49 +750,10 @@ struct PitchEngine::Impl {
     /// over the samples as a Taylor series in δ, T_k = Σ x_n u_n^k e^{−iω0 n'}, u = n'/h.
     double sineMaximumLikelihood(double start, std::size_t N) const {
         constexpr int K = 6;
-        // The model is a sinusoid of constant amplitude over the whole window: a window that begins
-        // before the tone did (silence, then the onset) would bias it: samples at the window's edges
-        // weigh most in a frequency estimate, and a quarter period of silence in 12 periods moves it
-        // by cents. Leading pieces of the window that are quieter than half the next one (or than a
-        // tenth of the loudest) are left out. A piece is half a period long where that makes at most
-        // 128 pieces: the energy of half a period of a sine does not depend on its phase.
-        {
-            constexpr std::size_t kPieces = 128;
-            const std::size_t piece = std::max<std::size_t>(
-                std::size_t(std::lround(0.5 * fs / start)), (N + kPieces - 1) / kPieces);
-            const std::size_t count = std::min(kPieces, N / std::max<std::size_t>(1, piece));
-            const float *all = history.latest(N);
-            double energy[kPieces], loudest = 0;
-            for (std::size_t c = 0; c < count; ++c) {
-                double e = 0;
-                const float *p = all + (N - count * piece) + c * piece;
-                for (std::size_t n = 0; n < piece; ++n) e += double(p[n]) * p[n];
-                energy[c] = e;
-                loudest = std::max(loudest, e);
-            }
-            std::size_t quiet = 0;
-            while (quiet + 1 < count &&
-                   (energy[quiet] < 0.1 * loudest || energy[quiet] < 0.5 * energy[quiet + 1]))
-                ++quiet;
-            // Within the first piece kept, the tone begins at the first sample above a fifth of its
-            // amplitude (what is left out before it is at most the part of a cycle near a zero).
-            // A 2 ms fade-in at that edge still moves a B0 sine by 0.3 cents.
-            const double amplitude = std::sqrt(2.0 * loudest / double(piece));
-            const std::size_t first = (N - count * piece) + quiet * piece, end = first + piece;
-            std::size_t begin = first;
-            while (begin < end && std::abs(all[begin]) < 0.2 * amplitude) ++begin;
-            // After an onset, the first 5 ms — the attack's own shape — are left out as well. An onset
-            // is in or just before the window when pieces were left out, or when the first piece kept
-            // is quieter than the next (a steady sine's half periods differ by well under 1 %; a
-            // decaying one's older pieces are the louder).
-            const bool silent = quiet > 0 || (quiet + 1 < count && energy[quiet] < 0.97 * energy[quiet + 1]);
-            if (silent) begin += std::size_t(0.005 * fs);
-            if (begin < N && N - begin >= piece) N -= begin;
-        }
+        N = sinceOnset(start, N);
         const float *x = history.latest(N);
         const double m = 0.5 * double(N - 1), h = 0.5 * double(N);
-        double sum = 0;  // Σ x, the constant's correlation
-        for (std::size_t n = 0; n < N; ++n) sum += x[n];
+        const double sum = sumOf(x, N);  // Σ x, the constant's correlation
         double omega0 = 2.0 * kPi * start / fs;
         for (int pass = 0; pass < 2; ++pass) {
             double tr[K + 1] = {}, ti[K + 1] = {};
