@@ -675,7 +675,12 @@ struct PitchEngine::Impl {
             double mag = magnitudes[peak];
             if (mag < 8.0 * floor || mag < 1e-3 * strongest) continue;
             double frequency = phaseVocoder(f, previousSpectrum, peak, D);
-            if (std::abs(frequency - predicted) > radius) continue;
+            // The first partial taken decides where all the others are looked for, so it must lie
+            // within 3 % (half a semitone) of where the period put it, though its peak is searched
+            // over the window's main lobe (±3 bins: ±5 semitones on a low string). A stray peak
+            // beside a weak fundamental is not it (FluidR3's overdriven E2 has one at 87–101 Hz:
+            // taken, it sent the search astray and 15 of 112 steady hops read nothing).
+            if (std::abs(frequency - predicted) > (partials.empty() ? std::min(radius, 0.03 * predicted) : radius)) continue;
             partials.push_back({k, frequency, mag});
             fit(f1, B);
         }

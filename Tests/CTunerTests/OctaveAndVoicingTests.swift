@@ -39,6 +39,25 @@ import TunerKit
         #expect(abs(median(results.centsErrors(against: f))) < 0.1)
     }
 
+    /// A weak fundamental with a stronger stray peak three semitones above it (hum, a sympathetic
+    /// string, a distortion product: FluidR3's overdriven E2 has one at 87–101 Hz). On a low string
+    /// the peak search spans the window's main lobe, ±5 semitones, and finds the stray peak first;
+    /// taken as the fundamental, it sent the search for every other partial astray and the hop read
+    /// nothing (15 of 112 steady readings of that E2). A partial is now taken only within half a
+    /// semitone of where the note puts it.
+    @Test(arguments: ["E2", "A2"])
+    func aStrayPeakBesideAWeakFundamentalIsNotTakenForIt(note: String) {
+        let f = Note(parsing: note)!.frequency().value
+        let rate = 44100.0
+        let string = Synth.Pluck(frequency: Hertz(f), inharmonicity: 5e-5, partials: 12, decay: 3,
+                                 fundamentalGain: 0.1).render(seconds: 1.5, sampleRate: rate)
+        let stray = Synth.sine(Hertz(f * pow(2, 3.0 / 12)), seconds: 1.5, sampleRate: rate, amplitude: 0.05)
+        let results = EngineHarness.analyse(zip(string, stray).map { $0 + $1 }, sampleRate: rate).during(0.4...1.45)
+        #expect(results.allSatisfy { $0.has_pitch != 0 }, "pitched \(results.filter { $0.has_pitch != 0 }.count)/\(results.count)")
+        #expect(results.noteNames == [note])
+        #expect(abs(median(results.centsErrors(against: f))) < 0.5)
+    }
+
     /// A string already read at its fundamental keeps that octave while the fundamental fades under
     /// a strong 2nd partial, even when its weak 3rd partial measures 30 ¢ away from 3·f (a peak 20–40
     /// dB down, interpolated on a short frame, can: FluidR3's steel guitar E2 read E3 for 50 ms in
