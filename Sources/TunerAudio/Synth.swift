@@ -22,11 +22,14 @@ public enum Synth {
         public var fundamentalGain: Double = 1
         /// Multiplies the 2nd partial's amplitude.
         public var secondGain: Double = 1
+        /// Seconds of the linear fade-in at the start (a pick's attack is about 1 ms).
+        public var attack: Double = 0.004
         public init(frequency: Hertz) { self.frequency = frequency }
 
         public init(frequency: Hertz, inharmonicity: Double = 5e-5, partials: Int = 12, decay: Double = 1.5,
-                    fundamentalGain: Double = 1, secondGain: Double = 1, peak: Double = 0.5) {
+                    fundamentalGain: Double = 1, secondGain: Double = 1, peak: Double = 0.5, attack: Double = 0.004) {
             self.frequency = frequency
+            self.attack = attack
             self.inharmonicity = inharmonicity
             self.partials = partials
             self.decay = decay
@@ -45,7 +48,7 @@ public enum Synth {
         public func render(seconds: Double, sampleRate: Double) -> [Float] {
             let n = Int(seconds * sampleRate)
             var out = [Double](repeating: 0, count: n)
-            let attack = 0.004 * sampleRate
+            let attack = max(1, self.attack * sampleRate)
             for k in 1...max(1, partials) {
                 let f = partialFrequency(k)
                 if f >= 0.45 * sampleRate { break }
