@@ -592,16 +592,22 @@ struct PitchEngine::Impl {
         return first >= 0.0316 * strongest && third >= 0.01 * strongest;                  // −30, −40 dB
     }
 
+    /// Where the magnitude peak at bin `peak` lies, in bins: a parabola through the log-magnitudes of
+    /// it and its two neighbours (exact for a Gaussian main lobe; a small fraction of a bin off for
+    /// the Blackman–Harris one).
+    double interpolatedPeak(long peak) const {
+        double a = std::log(magnitudes[peak - 1] + 1e-30), b = std::log(magnitudes[peak] + 1e-30),
+               c = std::log(magnitudes[peak + 1] + 1e-30);
+        double denom = a - 2 * b + c;
+        return double(peak) + (denom < 0 ? std::max(-0.5, std::min(0.5, 0.5 * (a - c) / denom)) : 0.0);
+    }
+
     /// The frequency of the partial whose DFT peak is at bin `peak`, from the phase advance between
     /// the older frame (in `older`) and the newer one (in `f.out`), D samples later. The advance is
     /// known only modulo 2π, so it is unwrapped around the peak's position interpolated on the
     /// log-magnitudes (within a small fraction of a bin, far inside the ±M/(2D) bins it must be).
     double phaseVocoder(const RealFFT &f, const std::vector<float> &older, long peak, std::size_t D) const {
-        double a = std::log(magnitudes[peak - 1] + 1e-30), b = std::log(magnitudes[peak] + 1e-30),
-               c = std::log(magnitudes[peak + 1] + 1e-30);
-        double denom = a - 2 * b + c;
-        double shift = denom < 0 ? std::max(-0.5, std::min(0.5, 0.5 * (a - c) / denom)) : 0.0;
-        double omegaRef = 2.0 * kPi * (double(peak) + shift) / double(f.size);
+        double omegaRef = 2.0 * kPi * interpolatedPeak(peak) / double(f.size);
         double phaseNew = std::atan2(f.out[peak][1], f.out[peak][0]);
         double phaseOld = std::atan2(older[2 * peak + 1], older[2 * peak]);
         double deviation = princarg(phaseNew - phaseOld - omegaRef * double(D));
@@ -654,6 +660,7 @@ struct PitchEngine::Impl {
         // the strong ones reach −92 dB).
         const std::size_t limitBin = std::min(bins - 1, std::size_t(limit / binHz));
         const double strongest = *std::max_element(magnitudes.begin() + 1, magnitudes.begin() + limitBin + 1);
+        Partial aside{0, 0, 0};  // a fundamental's peak whose phase advance was off (see below)
         for (int k = 1; k <= 24; ++k) {
             double kk = k;
             double predicted = kk * f1 * std::sqrt((1 + B * kk * kk) / (1 + B));
@@ -673,14 +680,27 @@ struct PitchEngine::Impl {
             double mag = magnitudes[peak];
             if (mag < 8.0 * floor || mag < 1e-3 * strongest) continue;
             double frequency = phaseVocoder(f, previousSpectrum, peak, D);
-            // The first partial taken decides where all the others are looked for, so it must lie
-            // within 3 % (half a semitone) of where the period put it, though its peak is searched
-            // over the window's main lobe (±3 bins: ±5 semitones on a low string). A stray peak
-            // beside a weak fundamental is not it (FluidR3's overdriven E2 has one at 87–101 Hz:
-            // taken, it sent the search astray and 15 of 112 steady hops read nothing).
-            if (std::abs(frequency - predicted) > (partials.empty() ? std::min(radius, 0.03 * predicted) : radius)) continue;
+            if (std::abs(frequency - predicted) > radius) continue;
+            // The first partial taken decides where all the others are looked for. Its peak is
+            // searched over the window's main lobe (±3 bins: ±5 semitones on a low string), but its
+            // frequency must be within 3 % of where the period put it: a stray peak beside a weak
+            // fundamental is not it (FluidR3's overdriven E2 has one at 97 Hz; taken, it sent the
+            // search astray, and 15 of 112 steady hops read nothing). Just after an onset, though,
+            // the older frame is partly silence and the phase advance of a true fundamental can be
+            // 3 % off where its magnitude peak is not, and so can a lone sine's in strong noise: such
+            // a peak (within half a bin) is kept aside, and measured as a lone sinusoid if no other
+            // partial is found.
+            if (partials.empty() && std::abs(frequency - predicted) > 0.03 * predicted) {
+                const double at = interpolatedPeak(peak) * binHz;
+                if (k == 1 && std::abs(at - predicted) <= std::max(0.5 * binHz, 0.03 * predicted)) aside = {1, at, mag};
+                continue;
+            }
             partials.push_back({k, frequency, mag});
             fit(f1, B);
+        }
+        if (partials.empty() && aside.k == 1) {
+            partials.push_back(aside);
+            f1 = aside.frequency;
         }
         if (partials.empty()) return 0;
         // Only even partials, or odd ones 30 dB under the even ones: the sound repeats at twice
