@@ -1,0 +1,63 @@
+"""How much of the instrument relative-detune error comes from where the readings fall, not from the
+tracker (informational; not a target).
+
+For each instrument note, the readings of the 0-cent render are taken as the note's pitch curve
+(linear between readings). An ideal tracker reading exactly that curve is then "run" on each detuned
+render: its readings fall at that render's own reading times, mapped back to the original's time by
+the render's length ratio, and read the curve there plus the detune. Its relative detune error
+|(m(d) − m(0)) − d| is what sampling a moving pitch (vibrato, a wobbling distorted note) on a
+10 ms grid costs by itself, with m the median of the steady readings, as in metrics.relative_detune.
+
+    Benchmarks/out/venv/bin/python Benchmarks/relative_floor.py [readings.pkl] [tracker]
+"""
+import json
+import os
+import pickle
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "out", "readings.pkl")
+    tracker = sys.argv[2] if len(sys.argv) > 2 else "ours"
+    with open(os.path.join(HERE, "corpus", "manifest.json")) as fh:
+        manifest = json.load(fh)
+    with open(path, "rb") as fh:
+        results = pickle.load(fh)["results"][tracker]
+    groups = {}
+    for e in manifest["files"]:
+        if e["set"] == "instrument":
+            groups.setdefault(e["group"], []).append(e)
+    ideal, actual, names = [], [], []
+    for group, members in sorted(groups.items()):
+        ref = next(e for e in members if e["detune_cents"] == 0.0)
+        seg0 = ref["segments"][0]
+        t0, f0 = np.array(results[ref["file"]][0]), np.array(results[ref["file"]][1], dtype=float)
+        voiced = ~np.isnan(f0)
+        t0, c0 = t0[voiced], 1200 * np.log2(f0[voiced] / seg0["f1"])
+        m0 = np.median(c0[(t0 >= seg0["steady_start"]) & (t0 <= seg0["steady_end"])])
+        for e in members:
+            d = e["detune_cents"]
+            if d == 0.0:
+                continue
+            seg = e["segments"][0]
+            t, f = np.array(results[e["file"]][0]), np.array(results[e["file"]][1], dtype=float)
+            steady = (t >= seg["steady_start"]) & (t <= seg["steady_end"])
+            scale = e["duration"] / ref["duration"]  # the detuned render's length over the original's
+            ideal.append(abs(np.median(np.interp(t[steady] / scale, t0, c0)) - m0))
+            measured = f[steady][~np.isnan(f[steady])]
+            actual.append(abs(np.median(1200 * np.log2(measured / seg0["f1"])) - d - m0))
+            names.append(group)
+    for label, values in (("ideal tracker on the same grid", ideal), (tracker, actual)):
+        v = np.array(values)
+        violin = np.array([x for x, g in zip(values, names) if g.startswith("p40_")])
+        print(f"{label}: {len(v)} pairs, median {np.median(v):.4f} ¢, p95 {np.percentile(v, 95):.4f} ¢, "
+              f"{int((v > 0.2).sum())} over 0.2 ¢ (violin: median {np.median(violin):.3f} ¢, "
+              f"{int((violin > 0.2).sum())} of {len(violin)} over 0.2 ¢)")
+
+
+if __name__ == "__main__":
+    main()
