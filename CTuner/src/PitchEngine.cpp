@@ -99,6 +99,12 @@ double sumOfSquares(const float *x, std::size_t n) { return sumOf<true>(x, n); }
 
 double princarg(double phase) { return phase - 2.0 * kPi * std::floor(phase / (2.0 * kPi) + 0.5); }
 
+/// x at the fractional position i − (whole + frac), linearly between its two neighbours (the
+/// attack checks compare a signal with itself one period earlier; periods are not whole samples).
+double lagged(const float *x, std::size_t i, std::size_t whole, double frac) {
+    return (1 - frac) * double(x[i - whole]) + frac * double(x[i - whole - 1]);
+}
+
 /// A real-input FFT of one size: input buffer, complex output, plans. Owns them all.
 struct RealFFT {
     std::size_t size = 0;
@@ -540,11 +546,7 @@ struct PitchEngine::Impl {
                 (best < 0 || magnitudes[i] > magnitudes[best]))
                 best = i;
         if (best < 0) return {};
-        double a = std::log(magnitudes[best - 1] + 1e-30), b = std::log(magnitudes[best] + 1e-30),
-               c = std::log(magnitudes[best + 1] + 1e-30);
-        double denom = a - 2 * b + c;
-        double shift = denom < 0 ? std::max(-0.5, std::min(0.5, 0.5 * (a - c) / denom)) : 0.0;
-        return {(double(best) + shift) * binHz, double(magnitudes[best])};
+        return {interpolatedPeak(best) * binHz, double(magnitudes[best])};
     }
 
     /// Octave guard: is the fundamental of coarse/2 there after all? Then the period the NSDF chose is
@@ -915,9 +917,9 @@ struct PitchEngine::Impl {
             for (std::size_t j = from; j < from + count; ++j) {
                 const std::size_t i = j + whole + 1;
                 const double y = x[i];
-                const double lagged = (1 - frac) * double(x[i - whole]) + frac * double(x[i - whole - 1]);
-                num += (y - lagged) * (y - lagged);
-                den += y * y + lagged * lagged;
+                const double earlier = lagged(x, i, whole, frac);
+                num += (y - earlier) * (y - earlier);
+                den += y * y + earlier * earlier;
                 mine += y * y;
             }
             energy = den;
@@ -961,9 +963,9 @@ struct PitchEngine::Impl {
             double cross = 0, energy = 0;
             for (std::size_t n = whole + 1; n < count; ++n) {
                 const double y = x[n];
-                const double lagged = (1 - frac) * double(x[n - whole]) + frac * double(x[n - whole - 1]);
-                cross += y * lagged;
-                energy += y * y + lagged * lagged;
+                const double earlier = lagged(x, n, whole, frac);
+                cross += y * earlier;
+                energy += y * y + earlier * earlier;
             }
             return energy > 0 ? 2.0 * cross / energy : 0.0;
         };
