@@ -18,6 +18,8 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import metrics  # noqa: E402
 
 
 def main():
@@ -34,22 +36,22 @@ def main():
     ideal, actual, names = [], [], []
     for group, members in sorted(groups.items()):
         ref = next(e for e in members if e["detune_cents"] == 0.0)
-        seg0 = ref["segments"][0]
         t0, f0 = np.array(results[ref["file"]][0]), np.array(results[ref["file"]][1], dtype=float)
         voiced = ~np.isnan(f0)
-        t0, c0 = t0[voiced], 1200 * np.log2(f0[voiced] / seg0["f1"])
-        m0 = np.median(c0[(t0 >= seg0["steady_start"]) & (t0 <= seg0["steady_end"])])
+        t0, c0 = t0[voiced], metrics.cents(f0[voiced], ref["segments"][0]["f1"])  # the pitch curve
+        m0 = np.median(metrics.steady(ref, *results[ref["file"]])[0])
         for e in members:
             d = e["detune_cents"]
             if d == 0.0:
                 continue
             seg = e["segments"][0]
-            t, f = np.array(results[e["file"]][0]), np.array(results[e["file"]][1], dtype=float)
-            steady = (t >= seg["steady_start"]) & (t <= seg["steady_end"])
+            t = np.array(results[e["file"]][0])
+            t = t[(t >= seg["steady_start"]) & (t <= seg["steady_end"])]
             scale = e["duration"] / ref["duration"]  # the detuned render's length over the original's
-            ideal.append(abs(np.median(np.interp(t[steady] / scale, t0, c0)) - m0))
-            measured = f[steady][~np.isnan(f[steady])]
-            actual.append(abs(np.median(1200 * np.log2(measured / seg0["f1"])) - d - m0))
+            ideal.append(abs(np.median(np.interp(t / scale, t0, c0)) - m0))
+            # As metrics.relative_detune, m(d) = median error against the shifted note + d, so
+            # (m(d) − m(0)) − d is the difference of the two median errors.
+            actual.append(abs(np.median(metrics.steady(e, *results[e["file"]])[0]) - m0))
             names.append(group)
     for label, values in (("ideal tracker on the same grid", ideal), (tracker, actual)):
         v = np.array(values)
