@@ -66,12 +66,11 @@ public struct SystemALSA: ALSALibrary {
         // Periods of at most 10 ms where the device allows it (a failed try leaves `params` as it was);
         // at most 20 ms from a sound server's plugin (see `ALSARequest.serverPeriodFrames`).
         let soundServer = snd_pcm_type(pcm) == SND_PCM_TYPE_IOPLUG
-        let limit = soundServer ? min(request.serverPeriodFrames, Int(rate) / 50)
-                                : min(request.periodFrames, Int(rate) / 100)
-        var longest = snd_pcm_uframes_t(max(1, soundServer ? Int(rate) / 50 : Int(rate) / 100))
+        let ceiling = max(1, soundServer ? Int(rate) / 50 : Int(rate) / 100)
+        var longest = snd_pcm_uframes_t(ceiling)
         dir = 0
         _ = snd_pcm_hw_params_set_period_size_max(pcm, params, &longest, &dir)
-        var period = snd_pcm_uframes_t(max(1, limit))
+        var period = snd_pcm_uframes_t(max(1, min(soundServer ? request.serverPeriodFrames : request.periodFrames, ceiling)))
         dir = 0
         rc = snd_pcm_hw_params_set_period_size_near(pcm, params, &period, &dir)
         if rc < 0 { return .failure(ALSACode(rc)) }
