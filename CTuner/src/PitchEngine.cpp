@@ -645,11 +645,10 @@ struct PitchEngine::Impl {
         return std::min(bins, std::size_t(std::min(0.5 * fs, 8200.0) * double(f.size) / fs) + 4);
     }
 
+    /// How far a stiff string's partial k lies above k·f1: sqrt((1 + B·k²)/(1 + B)).
+    static double stiffness(double k, double B) { return std::sqrt((1 + B * k * k) / (1 + B)); }
     /// Where the fitted series f_k = k·f1·sqrt((1 + B·k²)/(1 + B)) puts partial k.
-    static double seriesAt(int k, double f1, double B) {
-        const double kk = k;
-        return kk * f1 * std::sqrt((1 + B * kk * kk) / (1 + B));
-    }
+    static double seriesAt(int k, double f1, double B) { return double(k) * f1 * stiffness(k, B); }
 
     /// A peak looked for as partial k: the highest bin within ±radius Hz of `predicted` in
     /// `magnitudes`, with its phase-vocoder frequency. None (bin < 0) when that bin rises into the
@@ -694,6 +693,11 @@ struct PitchEngine::Impl {
         double f1 = coarse, B = 0;
         const std::size_t limitBin = std::min(bins - 1, std::size_t(limit / binHz));
         const double strongest = *std::max_element(magnitudes.begin() + 1, magnitudes.begin() + limitBin + 1);
+        // Where partial k is looked for: within `relative` of its predicted frequency, but never
+        // closer than 3 bins (the window's main lobe) nor farther than 0.3·f1 (the next partial).
+        auto searchRadius = [&](double predicted, double relative) {
+            return std::min(std::max(3.0 * binHz, predicted * relative), 0.3 * f1);
+        };
         // First pass, partial by partial: each is looked for where the fit of those found so far puts
         // it, within a radius that narrows as they add up.
         Partial aside{0, 0, 0};  // a fundamental's peak whose phase advance was off (see below)
@@ -701,7 +705,7 @@ struct PitchEngine::Impl {
             const double predicted = seriesAt(k, f1, B);
             if (predicted > limit) break;
             double relative = partials.empty() ? 0.03 : (partials.size() < 3 ? 0.006 : 0.003);
-            const double radius = std::min(std::max(3.0 * binHz, predicted * relative), 0.3 * f1);
+            const double radius = searchRadius(predicted, relative);
             const Candidate c = candidateNear(f, D, predicted, radius, binHz, floor, strongest);
             if (c.bin < 0 || std::abs(c.frequency - predicted) > radius) continue;
             // The first partial taken decides where all the others are looked for. Its peak is
@@ -737,7 +741,7 @@ struct PitchEngine::Impl {
             for (int k = 1; k <= 24; ++k) {
                 const double predicted = seriesAt(k, f1, B);
                 if (predicted > limit) break;
-                const double radius = std::min(std::max(3.0 * binHz, predicted * 0.003), 0.3 * f1);
+                const double radius = searchRadius(predicted, 0.003);
                 const Candidate c = candidateNear(f, D, predicted, radius, binHz, floor, strongest);
                 if (c.bin >= 0 && std::abs(c.frequency - predicted) <= std::min(radius, 0.03 * predicted))
                     rescan.push_back({k, c.frequency, c.magnitude});
@@ -932,7 +936,7 @@ struct PitchEngine::Impl {
         double num = 0, den = 0;
         for (const Partial &p : partials) {
             double k = p.k, w = k * k * p.magnitude * p.magnitude;
-            double g = std::sqrt((1 + B * k * k) / (1 + B));
+            double g = stiffness(k, B);
             num += w * (p.frequency / k) * g;
             den += w * g * g;
         }
