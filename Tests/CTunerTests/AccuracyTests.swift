@@ -145,12 +145,8 @@ struct TestString: CustomTestStringConvertible, Sendable {
         for (k, cents) in zip(16...21, [20.0, 24, 28, 30, 32, 35]) { partials.append((Double(k), cents, -10)) }
         let frequencies = partials.map { $0.k * f * pow(2, $0.cents / 1200) }
         let amplitudes = partials.map { pow(10, $0.db / 20) }
-        let raw = (0..<Int(1.5 * rate)).map { i -> Double in
-            let t = Double(i) / rate
-            return exp(-t / 2) * zip(frequencies, amplitudes).enumerated().reduce(0.0) { sum, item in
-                sum + item.element.1 * sin(2 * .pi * item.element.0 * t + 0.7 * partials[item.offset].k)
-            }
-        }
+        let raw = tone(of: partials.indices.map { (frequencies[$0], amplitudes[$0], 2, 0.7 * partials[$0].k) },
+                       seconds: 1.5, sampleRate: rate)
         let peak = raw.map(abs).max()!
         let samples = raw.map { Float(0.3 * $0 / peak) }
 

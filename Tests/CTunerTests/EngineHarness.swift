@@ -31,6 +31,16 @@ final class EngineHarness {
     }
 }
 
+/// A tone made of the given partials, each a·e^(−t/τ)·sin(2πft + φ), for tests that need partials
+/// no plucked-string model gives (off the series, fading at their own rates).
+func tone(of partials: [(frequency: Double, amplitude: Double, decay: Double, phase: Double)],
+          seconds: Double, sampleRate: Double) -> [Double] {
+    (0..<Int(seconds * sampleRate)).map { i in
+        let t = Double(i) / sampleRate
+        return partials.reduce(0.0) { $0 + $1.amplitude * exp(-t / $1.decay) * sin(2 * .pi * $1.frequency * t + $1.phase) }
+    }
+}
+
 /// Median of `values` (NaN when empty).
 func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return .nan }

@@ -69,10 +69,8 @@ import TunerKit
         // (multiple of f, gain, decay time constant in s)
         var partials: [(Double, Double, Double)] = [(1, 0.5, 0.35), (2, 1, 2), (3 * pow(2, -30.0 / 1200), 0.06, 2)]
         for k in 4...8 { partials.append((Double(k), 0.3 / Double(k), 1.5)) }
-        let samples = (0..<Int(1.5 * rate)).map { i -> Float in
-            let t = Double(i) / rate
-            return Float(0.2 * partials.reduce(0.0) { $0 + $1.1 * exp(-t / $1.2) * sin(2 * .pi * $1.0 * f * t + $1.0) })
-        }
+        let samples = tone(of: partials.map { ($0.0 * f, $0.1, $0.2, $0.0) }, seconds: 1.5, sampleRate: rate)
+            .map { Float(0.2 * $0) }
         let results = EngineHarness.analyse(samples, sampleRate: rate).during(0.4...1.45)
         #expect(results.noteNames == [note])
         #expect(results.allSatisfy { $0.has_pitch != 0 })
