@@ -1,4 +1,5 @@
 import CTuner
+import Foundation
 
 /// Settings of the pitch engine and of the readings made from its results.
 public struct TunerConfiguration: Sendable, Equatable {
@@ -45,9 +46,11 @@ public final class PitchEngine {
     public var windowSize: Int { ct_engine_window_size(handle) }
 
     private final class Sink {
+        var a4: Hertz
         var tolerance: Cents
         let onReading: (Reading) -> Void
-        init(tolerance: Cents, onReading: @escaping (Reading) -> Void) {
+        init(a4: Hertz, tolerance: Cents, onReading: @escaping (Reading) -> Void) {
+            self.a4 = a4
             self.tolerance = tolerance
             self.onReading = onReading
         }
@@ -58,17 +61,17 @@ public final class PitchEngine {
                 onReading: @escaping (Reading) -> Void) throws {
         var config = ct_config()
         ct_config_default(&config, sampleRate)
-        config.a4 = configuration.a4.value
         config.gate_db = configuration.gate.value
         config.min_frequency = configuration.minimumFrequency.value
         config.max_frequency = configuration.maximumFrequency.value
         config.hop_seconds = configuration.hopSeconds
-        let sink = Unmanaged.passRetained(Sink(tolerance: configuration.tolerance, onReading: onReading))
+        let sink = Unmanaged.passRetained(Sink(a4: configuration.a4, tolerance: configuration.tolerance,
+                                                 onReading: onReading))
         var message = [CChar](repeating: 0, count: 256)
         let made = message.withUnsafeMutableBufferPointer { buffer in
             ct_engine_create(&config, { result, context in
                 let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-                sink.onReading(Reading(result, tolerance: sink.tolerance))
+                sink.onReading(Reading(result, a4: sink.a4, tolerance: sink.tolerance))
             }, sink.toOpaque(), buffer.baseAddress, buffer.count)
         }
         guard let made else {
@@ -92,20 +95,25 @@ public final class PitchEngine {
         ct_engine_process(handle, base, samples.count)
     }
 
-    /// Changes the reference pitch for the readings that follow (`ct_engine_set_a4`).
-    public func setReference(_ a4: Hertz) { ct_engine_set_a4(handle, a4.value) }
+    /// Changes the reference pitch the readings that follow are named with (the engine never sees it).
+    public func setReference(_ a4: Hertz) { sink.takeUnretainedValue().a4 = a4 }
 
     /// Changes the tolerance the readings that follow are judged with.
     public func setTolerance(_ tolerance: Cents) { sink.takeUnretainedValue().tolerance = tolerance }
 }
 
 extension Reading {
-    /// Maps an engine result; cents are clamped to ±50 here, in the one place that talks to the engine.
-    init(_ r: ct_result, tolerance: Cents) {
+    /// Maps an engine result, naming its frequency's nearest equal-tempered note against `a4`
+    /// (MIDI 69 = A4); cents are clamped to ±50 here, in the one place that talks to the engine.
+    init(_ r: ct_result, a4: Hertz, tolerance: Cents) {
         var pitch: Pitch? = nil
-        if r.has_pitch != 0, r.frequency.isFinite, r.frequency > 0, r.midi_note >= 0 {
-            pitch = Pitch(frequency: Hertz(r.frequency), note: Note(midi: Int(r.midi_note)),
-                          rawCents: Cents(r.cents))
+        if r.has_pitch != 0, r.frequency.isFinite, r.frequency > 0 {
+            let fractional = 69.0 + 12.0 * log2(r.frequency / a4.value)
+            let midi = fractional.rounded(.toNearestOrAwayFromZero)
+            if midi >= 0, midi <= 127 {
+                pitch = Pitch(frequency: Hertz(r.frequency), note: Note(midi: Int(midi)),
+                              rawCents: Cents(100.0 * (fractional - midi)))
+            }
         }
         self.init(time: r.time, pitch: pitch, level: Decibels(r.level_db.isFinite ? r.level_db : -120),
                   confidence: r.confidence.isFinite ? r.confidence : 0, tolerance: tolerance)
