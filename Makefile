@@ -30,8 +30,17 @@ build: deps
 run: build
 	.build/release/tuner $(ARGS)
 
-test: test-deps
+test: test-deps engine-test
 	swift test
+
+# The engine's units, each tested directly (CTuner/tests, C++): built and run before the Swift suite.
+ENGINE_TEST := .build/engine-unit-tests
+ENGINE_CXX := $(shell command -v clang++ || command -v g++)
+.PHONY: engine-test
+engine-test: deps
+	@mkdir -p .build
+	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o $(ENGINE_TEST) CTuner/src/*.cpp CTuner/tests/*.cpp -lfftw3f -lm -lpthread
+	$(ENGINE_TEST)
 
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
