@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,8 +52,9 @@ struct PulseAudioTests {
         #expect(source.hardware.periodFrames == PulseServer.rate / 50)
         let session = try TunerSession(source: source, delivery: .everyReading)
         let collector = Task {
+            let pipeline = ReadingPipeline()
             var readings: [Reading] = []
-            for await reading in session.readings { readings.append(reading) }
+            for await measurement in session.measurements { readings.append(pipeline.reading(from: measurement)) }
             return readings
         }
         let player = try server.play(wav)
@@ -84,7 +86,7 @@ struct PulseAudioTests {
         let session = try TunerSession(source: source, delivery: .everyReading)
         let count = Counter()
         let collector = Task {
-            for await _ in session.readings { count.add() }
+            for await _ in session.measurements { count.add() }
         }
         let deadline = ChildProcess.now() + 10
         while count.value < 20 && ChildProcess.now() < deadline { usleep(10_000) }
