@@ -23,6 +23,9 @@ public enum Sounds {
     /// Inharmonicity of the plucked tone: a nylon/steel guitar string's order (B ≈ 1e-5…1e-4);
     /// the first partial stays exactly at the note.
     public static let pluckInharmonicity = 4e-5
+    /// Seconds of the plucked tone's rise: a pick's attack is 1–5 ms; the soft end of it, so the
+    /// start is a pluck and not a click.
+    public static let pluckAttack = 0.005
 
     /// `seconds` of `frequency` in `timbre` at `rate`.
     public static func tone(_ frequency: Hertz, seconds: Double, timbre: Timbre, rate: Int) -> Sound {
@@ -36,10 +39,10 @@ public enum Sounds {
             // Decay of the fundamental to 1/e in about half the tone (at least 0.8 s), so a two-second
             // tone still sounds at its end, where the fade takes it out.
             samples = Synth.Pluck(frequency: frequency, inharmonicity: pluckInharmonicity, partials: 10,
-                                  decay: max(0.8, seconds / 2), peak: toneLevel, attack: 0.003)
+                                  decay: max(0.8, seconds / 2), peak: toneLevel, attack: pluckAttack)
                 .render(seconds: Double(count) / Double(rate), sampleRate: Double(rate))
         }
-        fade(&samples, seconds: toneFade, rate: rate, fadeIn: timbre == .sine)
+        fade(&samples, in: timbre == .sine ? toneFade : pluckAttack, out: toneFade, rate: rate)
         return Sound(samples: samples, rate: rate)
     }
 
@@ -68,18 +71,16 @@ public enum Sounds {
         }
         let peak = out.reduce(0) { max($0, abs($1)) }
         var samples = out.map { Float($0 / max(peak, 1e-9) * chimeLevel) }
-        fade(&samples, seconds: 0.001, rate: rate, fadeIn: true)
+        fade(&samples, in: 0.001, out: 0.001, rate: rate)
         return Sound(samples: samples, rate: rate)
     }
 
-    /// Raised-cosine fade-out (and fade-in when asked) over `seconds` at the ends of `samples`.
-    static func fade(_ samples: inout [Float], seconds: Double, rate: Int, fadeIn: Bool) {
-        let n = min(samples.count / 2, Int(seconds * Double(rate)))
-        guard n > 0 else { return }
-        for i in 0..<n {
-            let gain = Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(n)))
-            if fadeIn { samples[i] *= gain }
-            samples[samples.count - 1 - i] *= gain
-        }
+    /// Raised-cosine fades over the first `in` and the last `out` seconds of `samples`.
+    static func fade(_ samples: inout [Float], in fadeIn: Double, out fadeOut: Double, rate: Int) {
+        func gain(_ i: Int, _ n: Int) -> Float { Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(n))) }
+        let first = min(samples.count / 2, Int(fadeIn * Double(rate)))
+        for i in 0..<first { samples[i] *= gain(i, first) }
+        let last = min(samples.count / 2, Int(fadeOut * Double(rate)))
+        for i in 0..<last { samples[samples.count - 1 - i] *= gain(i, last) }
     }
 }

@@ -59,6 +59,13 @@ public struct CommandLineParser: Sendable {
     /// Rules between flags.
     private func validate(_ options: TunerOptions) throws(UsageError) {
         if options.listTunings { return }
+        if options.given.contains("tone") {
+            for other in ["file", "expect", "announce", "speak", "output", "device", "rate", "list-devices", "tuning",
+                          "chime", "plot"] where options.given.contains(other) {
+                throw .conflict("'--tone' and '--\(other)' cannot be used together: '--tone' only plays a note and "
+                    + "exits; leave out one of them.")
+            }
+        }
         if options.given.contains("expect") {
             guard options.file != nil else {
                 throw .conflict("'--expect' needs '--file': it checks the settled pitch of a recording; "

@@ -69,6 +69,7 @@ public enum TunerCommand {
     static func tune(_ options: TunerOptions, io: SystemIO, environment: [String: String] = currentEnvironment()) async -> ExitCode {
         if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
         if options.listDevices { return listDevices(io: io) }
+        if let note = options.tone { return await playTone(note, options: options, io: io) }
         let mode = mode(options, io: io)
         var speaker: Speaker?
         if options.speak {
@@ -136,6 +137,31 @@ public enum TunerCommand {
             if print(verdict.message + "\n", io: io) != ExitCode.success.rawValue { return .failure }
             return verdict.passed ? .success : .failure
         }
+    }
+
+    /// `--tone`: plays `note` (at `--a4`) for `--duration` seconds and returns when it has been heard.
+    static func playTone(_ note: Note, options: TunerOptions, io: SystemIO) async -> ExitCode {
+        let frequency = note.frequency(a4: options.a4)
+        let sound = Sounds.tone(frequency, seconds: options.duration, timbre: options.toneTimbre,
+                                rate: TunerOptions.playbackRate)
+        let player = SoundPlayer(device: options.playbackDevice)
+        defer { player.close() }
+        do {
+            try player.open(rate: sound.rate)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        let line = "Playing \(note) (\(String(format: "%.2f", frequency.value)) Hz, A4 = "
+            + "\(TunerFlags.number(options.a4.value)) Hz) for \(TunerFlags.number(options.duration)) s.\n"
+        if print(line, io: io) != ExitCode.success.rawValue { return .failure }
+        do {
+            try await player.play(sound)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        return .success
     }
 
     /// The process environment (for `PATH` when looking for espeak-ng).

@@ -1,3 +1,4 @@
+import TunerAudio
 import TunerKit
 
 /// The flags of `tuner`, in the order the help lists them. Adding a flag is adding an entry here
@@ -115,6 +116,44 @@ enum TunerFlags {
                     throw .init("must be a note: a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), "
                                 + "and an octave from 0 to 9, e.g. A2, F#3 or Bb1")
                 }
+            }),
+        // ---- Sound out and pictures (issue 17): the reference tone, the chimes, the history plot ----
+        OptionDefinition(
+            long: "tone", short: nil, valueName: "note", example: "A4",
+            help: "Play this note (a pitch pipe) through --playback-device for --duration seconds and exit; "
+                + "it follows --a4. On the screen, key t plays the target note instead.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let note = Note(parsing: value) else {
+                    throw .init("must be a note: a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), "
+                                + "and an octave from 0 to 9, e.g. A4, E2 or Bb3")
+                }
+                options.tone = note
+            }),
+        OptionDefinition(
+            long: "duration", short: nil, valueName: "seconds", example: "3",
+            help: "How long --tone (and key t on the screen) plays, \(range(TunerOptions.durationRange)) s.",
+            defaultText: { number($0.duration) },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                options.duration = try parse(value, in: TunerOptions.durationRange)
+            }),
+        OptionDefinition(
+            long: "tone-timbre", short: nil, valueName: "timbre", example: "pluck",
+            help: "How the reference tone sounds: sine (a plain sine) or pluck (a plucked string).",
+            defaultText: { $0.toneTimbre.rawValue },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let timbre = Sounds.Timbre(rawValue: value) else {
+                    throw .init("must be one of \(Sounds.Timbre.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.toneTimbre = timbre
+            }),
+        OptionDefinition(
+            long: "playback-device", short: nil, valueName: "name", example: "hw:0",
+            help: "ALSA playback device for the tone, the chimes and --speak, e.g. default, pulse or hw:0.",
+            defaultText: { $0.playbackDevice },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:0") }
+                options.playbackDevice = value
             }),
     ]
 

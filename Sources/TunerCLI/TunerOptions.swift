@@ -1,3 +1,4 @@
+import TunerAudio
 import TunerKit
 
 /// Everything the command line can set. The defaults live here, in the initialiser, and nowhere else:
@@ -29,13 +30,26 @@ public struct TunerOptions: Sendable, Equatable {
     public var speak: Bool
     /// With a file: check that its settled pitch is this note within the tolerance (exit 0 or 1).
     public var expect: Note?
+    /// Play this note through the playback device and exit (`--tone`).
+    public var tone: Note?
+    /// Seconds the reference tone plays.
+    public var duration: Double
+    /// How the reference tone sounds.
+    public var toneTimbre: Sounds.Timbre
+    /// ALSA playback device for the tone, the chimes and speech.
+    public var playbackDevice: String
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
 
     public init(file: String? = nil, channel: Int? = nil, tolerance: Cents = Cents(3), a4: Hertz = Hertz(440),
                 output: OutputFormat? = nil, device: String = "default", rate: Int = 48_000,
                 listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
-                speak: Bool = false, expect: Note? = nil, given: Set<String> = []) {
+                speak: Bool = false, expect: Note? = nil, tone: Note? = nil, duration: Double = 2,
+                toneTimbre: Sounds.Timbre = .sine, playbackDevice: String = "default", given: Set<String> = []) {
+        self.tone = tone
+        self.duration = duration
+        self.toneTimbre = toneTimbre
+        self.playbackDevice = playbackDevice
         self.file = file
         self.channel = channel
         self.tolerance = tolerance
@@ -56,6 +70,9 @@ public struct TunerOptions: Sendable, Equatable {
     public static let toleranceRange = 0.1...50.0
     public static let a4Range = 400.0...480.0
     public static let rateRange = 8_000...192_000
+    public static let durationRange = 0.1...60.0
+    /// The rate the tuner's own sounds (tone, chimes) are made and played at.
+    public static let playbackRate = 48_000
 
     /// The `--expect` check, judged with the tolerance; nil without `--expect`.
     public var expectation: Expectation? { expect.map { Expectation(note: $0, tolerance: tolerance) } }
