@@ -10,8 +10,8 @@ public enum ExitCode: Int32, Sendable {
     case usage = 64
     /// The input file cannot be read: missing, a directory, not audio, empty, unsupported rate (EX_NOINPUT).
     case noInput = 66
-    /// The capture device cannot be used: missing, busy, unsupported, or gone mid-run; or `--speak`
-    /// without a working espeak-ng (EX_UNAVAILABLE).
+    /// The capture or playback device cannot be used: missing, busy, unsupported, or gone mid-run; or
+    /// `--speak` without a working espeak-ng (EX_UNAVAILABLE).
     case unavailable = 69
     /// The screen was ended by SIGHUP (the terminal went away).
     case hangup = 129
@@ -28,8 +28,8 @@ public enum ExitCode: Int32, Sendable {
         (.usage, "A usage error: unknown flag, missing or bad value, or a --channel the file does not have."),
         (.noInput, "The input file cannot be read: missing, a directory, not audio, empty, or a sample "
             + "rate outside 8000…192000 Hz."),
-        (.unavailable, "The capture device cannot be used: no such device, busy, no mono capture, or it "
-            + "stopped delivering audio; or --speak when espeak-ng is not installed or fails."),
+        (.unavailable, "The capture or playback device cannot be used: no such device, busy, no mono audio, "
+            + "or it stopped; or --speak when espeak-ng is not installed or fails."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),
         (.interrupted, "The screen ended with Ctrl-C (SIGINT)."),
         (.terminated, "The screen ended with SIGTERM."),

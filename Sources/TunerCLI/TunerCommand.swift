@@ -189,10 +189,13 @@ public enum TunerCommand {
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
     static func showScreen(_ session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
         let outcome: ScreenOutcome
+        let player = SoundPlayer(device: options.playbackDevice)
+        defer { player.close() }
         do {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
-                gate: options.configuration.gate, tuning: options.tuning)
+                gate: options.configuration.gate, tuning: options.tuning,
+                sounds: PlaybackSounds(player: player, options: options))
         } catch {
             io.printError("Error: \(error)\n")
             return .failure

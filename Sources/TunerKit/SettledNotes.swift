@@ -38,7 +38,7 @@ public final class SettledNotes: AsyncSequence, Sendable {
     /// for the echo of the speech still in the engine's window.
     public init(readings: AsyncStream<Reading>, tuning: Tuning? = nil,
                 detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0,
-                ignoreTail: Double = 0.3) {
+                ignoreTail: Double = InputMute.defaultTail) {
         let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
         let (steps, stepSink) = AsyncStream<TuningTracker.Step>.makeStream(
             bufferingPolicy: perHop == .newestOnly ? .bufferingNewest(1) : .unbounded)
@@ -50,12 +50,12 @@ public final class SettledNotes: AsyncSequence, Sendable {
         self.task = Task {
             var tracker = TuningTracker(tuning: tuning, detector: detector)
             tracker.press(digit: lockedString)
-            var ignoredUntil = -Double.infinity
+            var mute = InputMute(tail: ignoreTail)
             for await reading in readings {
                 let digit = control.request.exchange(-1, ordering: .relaxed)
                 if digit >= 0 { tracker.press(digit: digit) }
-                if control.ignoring.load(ordering: .relaxed) { ignoredUntil = reading.time + ignoreTail }
-                let step = tracker.process(reading, ignored: reading.time < ignoredUntil)
+                mute.isOn = control.ignoring.load(ordering: .relaxed)
+                let step = tracker.process(reading, ignored: mute.ignores(at: reading.time))
                 if perHop != nil { stepSink.yield(step) }
                 if let settled = step.settled { eventSink.yield(settled) }
             }

@@ -15,11 +15,21 @@ public final class ScreenLoop {
     public var onFrame: ((ScreenModel) -> Void)?
     /// Frames drawn so far.
     public private(set) var frames = 0
+    private let sounds: (any ScreenSounds)?
+    private let chime: Bool
+    private let post: @Sendable (ScreenEvent) -> Void
 
     /// - Parameters:
     ///   - applySettings: where changed settings go (the session's `setTolerance`/`setReference`).
-    public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput,
+    ///   - sounds: plays the tone (key t) and the chimes; nil: no sound (key t does nothing).
+    ///   - chime: a chime each time a note settles (`--chime`).
+    ///   - post: puts an event into the stream `run` consumes (`.soundEnded` when a sound is over).
+    public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput, sounds: (any ScreenSounds)? = nil,
+                chime: Bool = false, post: @escaping @Sendable (ScreenEvent) -> Void = { _ in },
                 applySettings: @escaping (ScreenModel.Settings) -> Void) {
+        self.sounds = sounds
+        self.chime = chime
+        self.post = post
         self.model = model
         self.canvas = canvas
         self.input = input
@@ -34,6 +44,10 @@ public final class ScreenLoop {
             switch event {
             case .reading(let reading):
                 if model.apply(reading) { redrawIfChanged() }
+                if chime, let settled = model.settledNow { play(.chime(inTune: settled.isInTune)) }
+            case .soundEnded(let failure):
+                model.soundEnded(failure: failure)
+                redrawIfChanged()
             case .readingsEnded(let failure):
                 if let failure { return .sourceFailed(failure) }
                 model.inputEnded()
@@ -43,6 +57,7 @@ public final class ScreenLoop {
                     switch model.handle(key) {
                     case .quit: return .quit
                     case .settingsChanged(let settings): applySettings(settings)
+                    case .play(let sound): play(sound)
                     case .viewChanged, .ignored: break
                     }
                 }
@@ -58,6 +73,18 @@ public final class ScreenLoop {
         return .quit
     }
 
+    /// Starts `sound` on the sounds' own thread unless one is playing; the input is ignored until
+    /// `.soundEnded` comes back.
+    private func play(_ sound: ScreenSound) {
+        guard let sounds, model.soundPlaying == nil else { return }
+        model.soundStarted(sound)
+        let post = self.post
+        Task {
+            let failure = await sounds.play(sound)
+            post(.soundEnded(failure: failure))
+        }
+    }
+
     private func redrawIfChanged() {
         let display = model.display
         guard display != drawn else { return }
@@ -66,6 +93,12 @@ public final class ScreenLoop {
         frames += 1
         onFrame?(model)
     }
+}
+
+/// Plays the screen's sounds (the command line gives one that plays through ALSA playback).
+public protocol ScreenSounds: Sendable {
+    /// Plays `sound` to its end; nil when it played, else why not, in one line.
+    func play(_ sound: ScreenSound) async -> String?
 }
 
 /// Where keys and the terminal size come from (the curses terminal, or a script in tests).

@@ -20,7 +20,15 @@ public enum ScreenKey: Equatable, Sendable {
     case digit(Int)
     /// Shows or hides the strobe band.
     case strobe
+    /// Plays the target note (the reference tone).
+    case tone
     case other
+}
+
+/// A sound the screen asks for: the reference tone of a note, or the chime of a settled note.
+public enum ScreenSound: Sendable, Equatable {
+    case tone(Note, a4: Hertz)
+    case chime(inTune: Bool)
 }
 
 /// What the tuner screen shows, as one value: settings, the reading on display, the input level, the
@@ -76,6 +84,8 @@ public struct ScreenModel: Sendable {
         var heard: Note?
         var strings: [StringStatus]
         var strobeBand: String?
+        var notice: String?
+        var toneNote: Note?
     }
 
     public static let toleranceRange: ClosedRange<Double> = 0.1...50
@@ -101,6 +111,14 @@ public struct ScreenModel: Sendable {
     public private(set) var tracker: TuningTracker
     /// True while the strobe band is shown (key s).
     public private(set) var strobeOn = false
+    /// The sound playing now, if any; while one plays (and `InputMute.tail` after) the input is ignored.
+    public private(set) var soundPlaying: ScreenSound?
+    /// Ignores the input while the tuner's own sound plays.
+    public private(set) var mute = InputMute()
+    /// The note that settled at the latest reading (nil at most readings).
+    public private(set) var settledNow: SettledNote?
+    /// One line shown in place of the key help until the next key (e.g. why a sound could not play).
+    public private(set) var notice: String?
 
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
@@ -149,7 +167,7 @@ public struct ScreenModel: Sendable {
                 live: shown?.live ?? false, inTune: isInTune, levelBucket: levelBucket, gateClosed: gateClosed,
                 settings: settings, size: size, ended: ended,
                 offsetTenths: shown.map { Int(($0.offset.value * 10).rounded()) }, heard: shown?.heard,
-                strings: strings, strobeBand: strobeBand)
+                strings: strings, strobeBand: strobeBand, notice: notice, toneNote: toneNote)
     }
 
     // MARK: Updates (each returns true when what is shown changed)
@@ -161,7 +179,9 @@ public struct ScreenModel: Sendable {
         level = reading.level.value.isFinite ? reading.level : Decibels(-120)
         var reading = reading
         if let frequency = reading.pitch?.frequency.value, !frequency.isFinite { reading.pitch = nil }
-        let step = tracker.process(reading)
+        let step = tracker.process(reading, ignored: mute.ignores(at: reading.time))
+        reading = step.reading
+        settledNow = step.settled
         if let pitch = reading.pitch {
             let tenths = { (c: Cents) in Cents((c.value * 10).rounded() / 10) }
             let next: Shown
@@ -181,6 +201,37 @@ public struct ScreenModel: Sendable {
         } else if shown?.live == true {
             shown?.live = false
         }
+        return display != before
+    }
+
+    /// The note key t plays: the target string with a tuning (the one shown, else the active one),
+    /// else the note shown; nil when there is none yet.
+    public var targetNote: Note? {
+        shown?.note ?? strings.first(where: \.isActive)?.note
+    }
+
+    /// The note of the tone playing now, if one is.
+    public var toneNote: Note? {
+        if case .tone(let note, _) = soundPlaying { return note }
+        return nil
+    }
+
+    /// A sound started: the input is ignored from now until it ends (and the mute's tail after).
+    @discardableResult
+    public mutating func soundStarted(_ sound: ScreenSound) -> Bool {
+        let before = display
+        soundPlaying = sound
+        mute.isOn = true
+        return display != before
+    }
+
+    /// The sound ended; `failure` (one line) is shown when it could not be played.
+    @discardableResult
+    public mutating func soundEnded(failure: String?) -> Bool {
+        let before = display
+        soundPlaying = nil
+        mute.isOn = false
+        if let failure { notice = failure }
         return display != before
     }
 
@@ -206,11 +257,14 @@ public struct ScreenModel: Sendable {
         case settingsChanged(Settings)
         /// Only the view changed (a string locked, the strobe shown or hidden).
         case viewChanged
+        /// Play this sound (key t).
+        case play(ScreenSound)
         case ignored
     }
 
     public mutating func handle(_ key: ScreenKey) -> KeyOutcome {
         var next = settings
+        notice = nil
         switch key {
         case .quit: return .quit
         case .other: return .ignored
@@ -222,6 +276,9 @@ public struct ScreenModel: Sendable {
         case .strobe:
             strobeOn.toggle()
             return .viewChanged
+        case .tone:
+            guard soundPlaying == nil, let note = targetNote else { return .ignored }
+            return .play(.tone(note, a4: settings.a4))
         case .toleranceUp:
             next.tolerance = Cents(Self.toleranceSteps.first { $0 > settings.tolerance.value + 1e-9 }
                                    ?? Self.toleranceRange.upperBound)

@@ -10,9 +10,9 @@ import TunerKit
 public enum ScreenRenderer {
     public static let tooSmallMessage =
         "Terminal too small (need \(ScreenSize.minimum.columns)×\(ScreenSize.minimum.rows))"
-    public static let keyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   s strobe"
+    public static let keyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   s strobe   t tone"
     /// The key help with a tuning: the string keys too.
-    public static let tuningKeyHelp = "q quit  + - tolerance  [ ] A4  s strobe  1-9 lock string  0 auto"
+    public static let tuningKeyHelp = "q quit  + - tolerance  [ ] A4  s strobe  t tone  1-9 lock string  0 auto"
 
     /// The rows of the middle block, in order, and how many lines each takes.
     enum Part: Equatable {
@@ -46,8 +46,7 @@ public enum ScreenRenderer {
         }
         let cols = size.columns
         canvas.put(pad(" " + statusLine(model, width: cols - 1), cols), row: 0, column: 0, style: .bar)
-        let help = model.tuning == nil ? keyHelp : tuningKeyHelp
-        canvas.put(pad(" " + help, cols), row: size.rows - 1, column: 0, style: .bar)
+        canvas.put(pad(" " + bottomLine(model), cols), row: size.rows - 1, column: 0, style: .bar)
 
         let parts = parts(model, available: size.rows - 2)
         let height = parts.reduce(0) { $0 + $1.height }
@@ -74,6 +73,16 @@ public enum ScreenRenderer {
         let settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
         let full = "\(source) · \(settings)"
         return full.count <= width ? full : "\(settings) · \(source)"
+    }
+
+    /// The bottom bar: the key help, or "♪ A2 — playing the reference tone, input ignored" while the
+    /// tone plays, or a notice (why a sound could not play) until the next key.
+    public static func bottomLine(_ model: ScreenModel) -> String {
+        if let note = model.toneNote {
+            return "♪ \(displayLabel(note.description)) — playing the reference tone; input ignored"
+        }
+        if let notice = model.notice { return notice }
+        return model.tuning == nil ? keyHelp : tuningKeyHelp
     }
 
     /// "+3.2 ¢", "-7.3 ¢", "0.0 ¢".

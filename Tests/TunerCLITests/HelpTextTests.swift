@@ -11,7 +11,8 @@ import Testing
     USAGE: tuner [--file <path>] [--channel <n>] [--tolerance <cents>] [--a4 <hz>]
            [--output <format>] [--device <name>] [--rate <hz>] [--list-devices]
            [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
-           [--expect <note>]
+           [--expect <note>] [--tone <note>] [--duration <seconds>]
+           [--tone-timbre <timbre>] [--playback-device <name>]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
@@ -55,6 +56,18 @@ import Testing
       --expect <note>         With --file: exit 0 when the file's settled pitch (its
                               last settled note) is this note within the tolerance,
                               else 1, printing by how much.
+      --tone <note>           Play this note (a pitch pipe) through
+                              --playback-device for --duration seconds and exit; it
+                              follows --a4. On the screen, key t plays the target
+                              note instead.
+      --duration <seconds>    How long --tone (and key t on the screen) plays,
+                              0.1…60 s. (default: 2)
+      --tone-timbre <timbre>  How the reference tone sounds: sine (a plain sine) or
+                              pluck (a plucked string). (default: sine)
+      --playback-device <name>
+                              ALSA playback device for the tone, the chimes and
+                              --speak, e.g. default, pulse or hw:0.
+                              (default: default)
       --version               Show the version.
       -h, --help              Show help information.
 
@@ -72,9 +85,10 @@ import Testing
     SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the
     tolerance zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move
     A4 by 1 Hz, s shows the strobe band (it drifts left when flat, right when
-    sharp). With --tuning, a row of the strings shows the target one as [A2] and ✓
-    on strings that settled in tune; 1…9 lock a string, 0 returns to automatic. With
-    no capture device, 'tuner' shows a built-in demo. NO_COLOR turns colours off.
+    sharp), t plays the target note (input is ignored while it sounds). With
+    --tuning, a row of the strings shows the target one as [A2] and ✓ on strings
+    that settled in tune; 1…9 lock a string, 0 returns to automatic. With no capture
+    device, 'tuner' shows a built-in demo. NO_COLOR turns colours off.
 
     EXIT CODES:
       0     Success: q on the screen, or the input was analysed; also when the
@@ -86,9 +100,9 @@ import Testing
             file does not have.
       66    The input file cannot be read: missing, a directory, not audio, empty,
             or a sample rate outside 8000…192000 Hz.
-      69    The capture device cannot be used: no such device, busy, no mono
-            capture, or it stopped delivering audio; or --speak when espeak-ng is
-            not installed or fails.
+      69    The capture or playback device cannot be used: no such device, busy, no
+            mono audio, or it stopped; or --speak when espeak-ng is not installed or
+            fails.
       129   The screen ended because the terminal hung up (SIGHUP).
       130   The screen ended with Ctrl-C (SIGINT).
       143   The screen ended with SIGTERM.
