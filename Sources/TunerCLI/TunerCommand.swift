@@ -74,7 +74,16 @@ public enum TunerCommand {
         var speaker: Speaker?
         if options.speak {
             switch Speaker.find(path: environment["PATH"]) {
-            case .success(let found): speaker = found
+            case .success(let executable):
+                // The device is opened now, so that a missing one is reported before the tuner starts.
+                let player = SoundPlayer(device: options.playbackDevice)
+                do {
+                    try player.open(rate: Speaker.speechRate)
+                } catch {
+                    io.printError("Error: \(error)\n")
+                    return .unavailable
+                }
+                speaker = Speaker(executable: executable, player: player)
             case .failure(let failure):
                 io.printError("Error: \(failure)\n")
                 return .unavailable

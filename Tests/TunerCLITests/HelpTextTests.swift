@@ -50,9 +50,9 @@ import Testing
                               readers and braille displays: a file as fast as it can
                               be analysed, live input as the notes settle.
       --speak                 Say each settled note through espeak-ng (it must be
-                              installed); with live input the tuner ignores the
-                              input while it speaks. Add --announce to print the
-                              lines too.
+                              installed), played through --playback-device; with
+                              live input the tuner ignores the input while it
+                              speaks. Add --announce to print the lines too.
       --expect <note>         With --file: exit 0 when the file's settled pitch (its
                               last settled note) is this note within the tolerance,
                               else 1, printing by how much.

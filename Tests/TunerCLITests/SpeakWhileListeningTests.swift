@@ -46,13 +46,19 @@ import TunerKit
             self.started = started
             self.voiceTaken = voiceTaken.makeAsyncIterator()
         }
-        func speak(_ arguments: [String]) async -> (status: Int32, message: String) {
+        /// A WAV of 10 ms of silence, as `espeak-ng --stdout` would write speech.
+        static let wav: [UInt8] = {
+            var bytes = Array("RIFF".utf8) + [0xdc, 1, 0, 0] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0]
+            bytes += [0x22, 0x56, 0, 0, 0x44, 0xac, 0, 0, 2, 0, 16, 0] + Array("data".utf8) + [0xb8, 1, 0, 0]
+            return bytes + [UInt8](repeating: 0, count: 440)
+        }()
+        func speak(_ arguments: [String]) async -> Speaker.Launched {
             let first = calls.withLock { $0.append(arguments); return $0.count == 1 }
             if first {
                 started.yield()
                 _ = await voiceTaken.next()
             }
-            return (0, "")
+            return Speaker.Launched(status: 0, message: "", output: Self.wav)
         }
     }
 
@@ -76,7 +82,8 @@ import TunerKit
         let readings = AsyncStream<Reading>(unfolding: { await script.next() })
 
         let speech = Speech(started: startedSink, voiceTaken: taken)
-        let speaker = Speaker(executable: "/fake/espeak-ng") { _, arguments in await speech.speak(arguments) }
+        let speaker = Speaker(executable: "/fake/espeak-ng", launch: { _, arguments in await speech.speak(arguments) },
+                              play: { _ in })
         let printed = Mutex<[UInt8]>([])
         let io = SystemIO(write: { _, bytes, count in
                               printed.withLock { $0 += UnsafeRawBufferPointer(start: bytes, count: count) }
@@ -92,7 +99,7 @@ import TunerKit
         let result = await run(ignoreWhileSpeaking: true)
         #expect(result.code == .success)
         #expect(result.printed == "A2 in tune\n")
-        #expect(result.spoken == [["A2 in tune"]])
+        #expect(result.spoken == [["--stdout", "A2 in tune"]])
     }
 
     /// The control: without ignoring, the same input announces the voice as a note.
@@ -100,6 +107,6 @@ import TunerKit
         let result = await run(ignoreWhileSpeaking: false)
         #expect(result.code == .success)
         #expect(result.printed == "A2 in tune\nC4 in tune\n")
-        #expect(result.spoken == [["A2 in tune"], ["C4 in tune"]])
+        #expect(result.spoken == [["--stdout", "A2 in tune"], ["--stdout", "C4 in tune"]])
     }
 }
