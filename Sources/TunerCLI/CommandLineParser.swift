@@ -71,10 +71,14 @@ public struct CommandLineParser: Sendable {
                 throw .conflict("'--expect' needs '--file': it checks the settled pitch of a recording; "
                     + "add '--file <path>', e.g. 'tuner --file a2.wav --expect A2'.")
             }
-            for other in ["announce", "speak", "output"] where options.given.contains(other) {
+            for other in ["announce", "speak", "output", "chime"] where options.given.contains(other) {
                 throw .conflict("'--expect' and '--\(other)' cannot be used together: '--expect' prints only its "
                     + "verdict; leave out '--\(other)'.")
             }
+        }
+        if options.chime, let output = options.output, output != .screen {
+            throw .conflict("'--chime' and '--output \(output.rawValue)' cannot be used together: the chimes sound "
+                + "with the screen, --announce or --speak; leave out one of them.")
         }
         for mode in ["announce", "speak"] where options.given.contains(mode) && options.given.contains("output") {
             throw .conflict("'--\(mode)' and '--output' cannot be used together: '--\(mode)' replaces the output "

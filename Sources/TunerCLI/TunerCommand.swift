@@ -71,24 +71,35 @@ public enum TunerCommand {
         if options.listDevices { return listDevices(io: io) }
         if let note = options.tone { return await playTone(note, options: options, io: io) }
         let mode = mode(options, io: io)
+        if options.chime && (mode == .text || mode == .jsonl) {
+            io.printError("Error: '--chime' sounds with the screen, --announce or --speak, and standard output is "
+                          + "not a terminal here; add '--announce' or '--output screen'.\n")
+            return .usage
+        }
+        // One player for every sound of the run; speech comes at espeak-ng's rate, so the chimes are
+        // made at it too and the device is not reopened between them.
+        let player = SoundPlayer(device: options.playbackDevice)
+        defer { player.close() }
+        let soundRate = options.speak ? Speaker.speechRate : TunerOptions.playbackRate
         var speaker: Speaker?
         if options.speak {
             switch Speaker.find(path: environment["PATH"]) {
-            case .success(let executable):
-                // The device is opened now, so that a missing one is reported before the tuner starts.
-                let player = SoundPlayer(device: options.playbackDevice)
-                do {
-                    try player.open(rate: Speaker.speechRate)
-                } catch {
-                    io.printError("Error: \(error)\n")
-                    return .unavailable
-                }
-                speaker = Speaker(executable: executable, player: player)
+            case .success(let executable): speaker = Speaker(executable: executable, player: player)
             case .failure(let failure):
                 io.printError("Error: \(failure)\n")
                 return .unavailable
             }
         }
+        if options.speak || options.chime {
+            // Opened now, so that a missing device is reported before the tuner starts.
+            do {
+                try player.open(rate: soundRate)
+            } catch {
+                io.printError("Error: \(error)\n")
+                return .unavailable
+            }
+        }
+        let sounds = PlaybackSounds(player: player, options: options, rate: soundRate)
         let source: any AudioSource
         switch openSource(options, paced: mode == .screen, demo: mode == .screen, io: io) {
         case .success(let opened): source = opened
@@ -111,7 +122,7 @@ public enum TunerCommand {
         let live = options.file == nil
         switch mode {
         case .screen:
-            return await showScreen(session, options: options, io: io)
+            return await showScreen(session, options: options, sounds: sounds, io: io)
         case .text:
             let printed = if let tuning = options.tuning {
                 await printTuningLines(of: session, tuning: tuning, live: live, io: io) {
@@ -133,8 +144,13 @@ public enum TunerCommand {
             return reportFailure(of: session, io: io) ?? .success
         case .announce:
             let notes = SettledNotes(readings: session.readings, tuning: options.tuning)
+            var chime: (@Sendable (Bool) async -> String?)?
+            if options.chime {
+                chime = { @Sendable inTune in await sounds.play(.chime(inTune: inTune)) }
+            }
             let announced = await SettledOutput.announce(
                 notes, tuning: options.tuning, printing: options.announce, speaker: speaker,
+                chime: chime,
                 ignoreWhileSpeaking: options.file == nil, stop: { session.stop() }, io: io)
             guard announced == .success else { return announced }
             return reportFailure(of: session, io: io) ?? .success
@@ -196,15 +212,13 @@ public enum TunerCommand {
     }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
-    static func showScreen(_ session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
+    static func showScreen(_ session: TunerSession, options: TunerOptions, sounds: PlaybackSounds,
+                           io: SystemIO) async -> ExitCode {
         let outcome: ScreenOutcome
-        let player = SoundPlayer(device: options.playbackDevice)
-        defer { player.close() }
         do {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
-                gate: options.configuration.gate, tuning: options.tuning,
-                sounds: PlaybackSounds(player: player, options: options))
+                gate: options.configuration.gate, tuning: options.tuning, sounds: sounds, chime: options.chime)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure

@@ -156,6 +156,13 @@ enum TunerFlags {
                 guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:0") }
                 options.playbackDevice = value
             }),
+        OptionDefinition(
+            long: "chime", short: nil, valueName: nil, example: nil,
+            help: "Sound a short, quiet click through --playback-device each time a note settles: two high "
+                + "ticks in tune, one low knock out of tune. Input is ignored while it sounds. With the "
+                + "screen, --announce or --speak.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.chime = true }),
     ]
 
     /// Parses a finite number within `bounds`.

@@ -38,6 +38,8 @@ public struct TunerOptions: Sendable, Equatable {
     public var toneTimbre: Sounds.Timbre
     /// ALSA playback device for the tone, the chimes and speech.
     public var playbackDevice: String
+    /// A chime through the playback device each time a note settles.
+    public var chime: Bool
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
 
@@ -45,7 +47,9 @@ public struct TunerOptions: Sendable, Equatable {
                 output: OutputFormat? = nil, device: String = "default", rate: Int = 48_000,
                 listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
                 speak: Bool = false, expect: Note? = nil, tone: Note? = nil, duration: Double = 2,
-                toneTimbre: Sounds.Timbre = .sine, playbackDevice: String = "default", given: Set<String> = []) {
+                toneTimbre: Sounds.Timbre = .sine, playbackDevice: String = "default", chime: Bool = false,
+                given: Set<String> = []) {
+        self.chime = chime
         self.tone = tone
         self.duration = duration
         self.toneTimbre = toneTimbre

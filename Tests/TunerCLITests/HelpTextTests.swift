@@ -12,7 +12,7 @@ import Testing
            [--output <format>] [--device <name>] [--rate <hz>] [--list-devices]
            [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
            [--expect <note>] [--tone <note>] [--duration <seconds>]
-           [--tone-timbre <timbre>] [--playback-device <name>]
+           [--tone-timbre <timbre>] [--playback-device <name>] [--chime]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
@@ -68,6 +68,10 @@ import Testing
                               ALSA playback device for the tone, the chimes and
                               --speak, e.g. default, pulse or hw:0.
                               (default: default)
+      --chime                 Sound a short, quiet click through --playback-device
+                              each time a note settles: two high ticks in tune, one
+                              low knock out of tune. Input is ignored while it
+                              sounds. With the screen, --announce or --speak.
       --version               Show the version.
       -h, --help              Show help information.
 

@@ -70,7 +70,8 @@ import TunerKit
 
     /// A2 played for 1 s (it settles at 0.5 s and is announced); while the announcement is spoken,
     /// the microphone hears the voice as a steady C4 for 1 s; then silence.
-    func run(ignoreWhileSpeaking: Bool) async -> (printed: String, spoken: [[String]], code: ExitCode) {
+    /// With `chiming`, the first settled note's chime (not speech) is what lasts while the "voice" plays.
+    func run(ignoreWhileSpeaking: Bool, chiming: Bool = false) async -> (printed: String, spoken: [[String]], code: ExitCode) {
         let (started, startedSink) = AsyncStream<Void>.makeStream()
         let (taken, takenSink) = AsyncStream<Void>.makeStream()
         var items: [Item] = (0..<100).map { .reading(Self.reading(45, at: Double($0) / 100)) }
@@ -89,9 +90,13 @@ import TunerKit
                               printed.withLock { $0 += UnsafeRawBufferPointer(start: bytes, count: count) }
                               return (count, 0)
                           }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
+        let chime: @Sendable (Bool) async -> String? = { inTune in
+            _ = await speech.speak(["chime", inTune ? "in tune" : "out of tune"])
+            return nil
+        }
         let code = await SettledOutput.announce(SettledNotes(readings: readings), tuning: nil, printing: true,
-                                                speaker: speaker, ignoreWhileSpeaking: ignoreWhileSpeaking,
-                                                stop: {}, io: io)
+                                                speaker: chiming ? nil : speaker, chime: chiming ? chime : nil,
+                                                ignoreWhileSpeaking: ignoreWhileSpeaking, stop: {}, io: io)
         return (String(decoding: printed.withLock { $0 }, as: UTF8.self), speech.calls.withLock { $0 }, code)
     }
 
@@ -108,5 +113,16 @@ import TunerKit
         #expect(result.code == .success)
         #expect(result.printed == "A2 in tune\nC4 in tune\n")
         #expect(result.spoken == [["--stdout", "A2 in tune"], ["--stdout", "C4 in tune"]])
+    }
+
+    /// `--chime` on live input: the chime of the first note lasts while the microphone hears C4; the
+    /// input is ignored meanwhile, so only A2 is announced (and chimed).
+    @Test func theChimeIsIgnoredLikeTheVoice() async {
+        let result = await run(ignoreWhileSpeaking: true, chiming: true)
+        #expect(result.code == .success)
+        #expect(result.printed == "A2 in tune\n")
+        #expect(result.spoken == [["chime", "in tune"]])
+        let control = await run(ignoreWhileSpeaking: false, chiming: true)
+        #expect(control.printed == "A2 in tune\nC4 in tune\n", "without ignoring, the chime's time would be read")
     }
 }

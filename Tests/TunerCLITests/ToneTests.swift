@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TunerTestSupport
+import TunerAudio
+import TunerKit
 
 /// `tuner --tone NOTE`: the tone is played through a playback PCM that alsa-lib's `file` plugin turns
 /// into a WAV (a private ~/.asoundrc under a temporary HOME), and the tuner's own engine measures it.
@@ -74,10 +76,33 @@ import TunerTestSupport
         (["--tone-timbre", "organ"], "Error: Invalid value 'organ' for '--tone-timbre <timbre>': must be one of sine, pluck"),
         (["--tone", "A4", "--file", "x.wav"], "Error: '--tone' and '--file' cannot be used together"),
         (["--tone", "A4", "--announce"], "Error: '--tone' and '--announce' cannot be used together"),
+        (["--chime", "--output", "jsonl"], "Error: '--chime' and '--output jsonl' cannot be used together"),
+        (["--chime", "--file", "x.wav", "--expect", "A2"], "Error: '--expect' and '--chime' cannot be used together"),
     ])
     func badToneArgumentsAreUsageErrors(arguments: [String], message: String) throws {
         let result = try TunerBinary.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+    }
+
+    /// `--chime` where nothing would sound (standard output is a pipe, no --announce): a usage error;
+    /// with no playback device: one line naming it, exit 69, before the analysis.
+    @Test func chimeNeedsSomewhereToSoundAndADevice() throws {
+        let home = try TemporaryDirectory("tuner-chime")
+        let file = home.path("a2.wav")
+        try AudioFileWriter().write([Synth.sine(Hertz(110), seconds: 1, sampleRate: 48000)], sampleRate: 48000,
+                                    format: .init(.wav, .pcm16), to: file)
+        let piped = try TunerBinary.shell("HOME=\(home.url.path) \"$TUNER\" --file \(file) --chime | cat")
+        #expect(piped.status == 0, "the status of cat")
+        #expect(piped.stderr == "Error: '--chime' sounds with the screen, --announce or --speak, and standard output "
+                + "is not a terminal here; add '--announce' or '--output screen'.\n")
+        let status = try TunerBinary.shell("HOME=\(home.url.path) \"$TUNER\" --file \(file) --chime; echo $?")
+        #expect(status.stdout == "64\n")
+        let noDevice = try TunerBinary.shell(
+            "HOME=\(home.url.path) \"$TUNER\" --file \(file) --chime --announce --playback-device no_such_out")
+        #expect(noDevice.status == 69)
+        #expect(noDevice.stdout == "")
+        #expect(noDevice.stderr == "Error: cannot open playback device \"no_such_out\" (ALSA: No such file or directory); "
+                + "name another with --playback-device\n")
     }
 }

@@ -61,3 +61,35 @@ import TunerKit
         #expect(ScreenRenderer.bottomLine(m) == ScreenRenderer.keyHelp)
     }
 }
+
+/// A player that plays nothing and says so at once; the loop's `post` drops its `.soundEnded`, so a
+/// sound, once started, lasts as long as the test wants.
+struct SilentSounds: ScreenSounds {
+    func play(_ sound: ScreenSound) async -> String? { nil }
+}
+
+@Suite struct ScreenChimeTests {
+    /// A2 +1 ¢ for 0.8 s (it settles in tune at 0.5 s), then the "chime" heard as C4 for 0.4 s.
+    func run(chime: Bool) async -> ScreenModel {
+        let input = ScriptedInput()
+        let loop = ScreenLoop(model: ScreenModel(sourceLabel: "fake", sampleRate: 48000, size: input.size),
+                              canvas: TextCanvas(size: input.size), input: input, sounds: SilentSounds(),
+                              chime: chime, post: { _ in }, applySettings: { _ in })
+        let (stream, send) = AsyncStream<ScreenEvent>.makeStream()
+        for i in 0..<80 { send.yield(.reading(ScreenSoundTests.timed(reading(midi: 45, cents: 1), Double(i) / 100))) }
+        for i in 80..<120 { send.yield(.reading(ScreenSoundTests.timed(reading(midi: 60, cents: 0), Double(i) / 100))) }
+        send.yield(.signal(15))
+        _ = await loop.run(stream)
+        return loop.model
+    }
+
+    @Test func aNoteSettlingInTuneChimesAndTheChimeIsNotRead() async {
+        let model = await run(chime: true)
+        #expect(model.soundPlaying == .chime(inTune: true))
+        #expect(model.shown?.note == Note(midi: 45), "C4 during the chime was ignored")
+        #expect(model.shown?.live == false)
+        let control = await run(chime: false)
+        #expect(control.soundPlaying == nil)
+        #expect(control.shown?.note == Note(midi: 60), "without the chime, the same input is read")
+    }
+}
