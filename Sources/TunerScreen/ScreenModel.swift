@@ -22,6 +22,8 @@ public enum ScreenKey: Equatable, Sendable {
     case strobe
     /// Plays the target note (the reference tone).
     case tone
+    /// Shows or hides the history graph.
+    case history
     case other
 }
 
@@ -86,6 +88,9 @@ public struct ScreenModel: Sendable {
         var strobeBand: String?
         var notice: String?
         var toneNote: Note?
+        var historyOn: Bool
+        /// The newest reading's time in graph dot columns (the graph scrolls one dot at a time).
+        var historyTick: Int?
     }
 
     public static let toleranceRange: ClosedRange<Double> = 0.1...50
@@ -119,6 +124,11 @@ public struct ScreenModel: Sendable {
     public private(set) var settledNow: SettledNote?
     /// One line shown in place of the key help until the next key (e.g. why a sound could not play).
     public private(set) var notice: String?
+    /// True while the history graph is shown (key h).
+    public private(set) var historyOn = false
+    /// The cents shown over the last `HistoryGraph.span` seconds of readings, oldest first (kept
+    /// while the graph is hidden too, so h shows the recent past at once).
+    public private(set) var history: [HistoryGraph.Point] = []
 
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
@@ -167,7 +177,8 @@ public struct ScreenModel: Sendable {
                 live: shown?.live ?? false, inTune: isInTune, levelBucket: levelBucket, gateClosed: gateClosed,
                 settings: settings, size: size, ended: ended,
                 offsetTenths: shown.map { Int(($0.offset.value * 10).rounded()) }, heard: shown?.heard,
-                strings: strings, strobeBand: strobeBand, notice: notice, toneNote: toneNote)
+                strings: strings, strobeBand: strobeBand, notice: notice, toneNote: toneNote, historyOn: historyOn,
+                historyTick: historyOn ? history.last.map { Int(($0.time / historyDot).rounded(.down)) } : nil)
     }
 
     // MARK: Updates (each returns true when what is shown changed)
@@ -182,6 +193,7 @@ public struct ScreenModel: Sendable {
         let step = tracker.process(reading, ignored: mute.ignores(at: reading.time))
         reading = step.reading
         settledNow = step.settled
+        record(HistoryGraph.Point(time: reading.time, cents: step.rawCents?.value))
         if let pitch = reading.pitch {
             let tenths = { (c: Cents) in Cents((c.value * 10).rounded() / 10) }
             let next: Shown
@@ -202,6 +214,19 @@ public struct ScreenModel: Sendable {
             shown?.live = false
         }
         return display != before
+    }
+
+    /// Seconds per dot column of the graph at this width (about 65 ms on 80 columns).
+    var historyDot: Double { HistoryGraph.span / Double(max(2, 2 * (size.columns - ScreenRenderer.graphGutter))) }
+
+    /// Adds a point to the history and forgets what has scrolled out of the graph.
+    private mutating func record(_ point: HistoryGraph.Point) {
+        if let last = history.last, point.time < last.time { history.removeAll() }  // the input restarted
+        history.append(point)
+        let cutoff = point.time - HistoryGraph.span - HistoryGraph.joinGap
+        if let first = history.first, first.time < cutoff {
+            history.removeFirst(history.firstIndex { $0.time >= cutoff } ?? history.count)
+        }
     }
 
     /// The note key t plays: the target string with a tuning (the one shown, else the active one),
@@ -275,6 +300,9 @@ public struct ScreenModel: Sendable {
             return display != before ? .viewChanged : .ignored
         case .strobe:
             strobeOn.toggle()
+            return .viewChanged
+        case .history:
+            historyOn.toggle()
             return .viewChanged
         case .tone:
             guard soundPlaying == nil, let note = targetNote else { return .ignored }
