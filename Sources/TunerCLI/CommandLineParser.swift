@@ -76,6 +76,16 @@ public struct CommandLineParser: Sendable {
                     + "verdict; leave out '--\(other)'.")
             }
         }
+        if options.given.contains("plot") {
+            guard options.file != nil else {
+                throw .conflict("'--plot' needs '--file': it draws a recording after analysing it; add "
+                    + "'--file <path>', e.g. 'tuner --file a2.wav --plot a2.svg'.")
+            }
+            for other in ["output", "announce", "speak", "expect", "chime"] where options.given.contains(other) {
+                throw .conflict("'--plot' and '--\(other)' cannot be used together: '--plot' writes only the graph; "
+                    + "leave out one of them.")
+            }
+        }
         if options.chime, let output = options.output, output != .screen {
             throw .conflict("'--chime' and '--output \(output.rawValue)' cannot be used together: the chimes sound "
                 + "with the screen, --announce or --speak; leave out one of them.")

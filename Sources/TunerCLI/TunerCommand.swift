@@ -52,11 +52,14 @@ public enum TunerCommand {
         case announce
         /// `--expect`.
         case expect
+        /// `--plot`.
+        case plot
     }
 
     /// The mode the options ask for.
     static func mode(_ options: TunerOptions, io: SystemIO) -> Mode {
         if options.expect != nil { return .expect }
+        if options.plot != nil { return .plot }
         if options.announce || options.speak { return .announce }
         switch options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput)) {
         case .screen: return .screen
@@ -70,6 +73,10 @@ public enum TunerCommand {
         if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
         if options.listDevices { return listDevices(io: io) }
         if let note = options.tone { return await playTone(note, options: options, io: io) }
+        if let path = options.plot, let problem = PlotSVG.unwritable(path) {
+            io.printError("Error: cannot write the plot to '\(path)': \(problem).\n")
+            return .failure
+        }
         let mode = mode(options, io: io)
         if options.chime && (mode == .text || mode == .jsonl) {
             io.printError("Error: '--chime' sounds with the screen, --announce or --speak, and standard output is "
@@ -154,6 +161,8 @@ public enum TunerCommand {
                 ignoreWhileSpeaking: options.file == nil, stop: { session.stop() }, io: io)
             guard announced == .success else { return announced }
             return reportFailure(of: session, io: io) ?? .success
+        case .plot:
+            return await writePlot(of: session, options: options, io: io)
         case .expect:
             // The verdict is on the note itself, so the notes settle chromatically (no target string).
             let settled = await SettledOutput.settledNotes(of: SettledNotes(readings: session.readings))
@@ -187,6 +196,30 @@ public enum TunerCommand {
             return .unavailable
         }
         return .success
+    }
+
+    /// `--plot`: every reading of the file through a `TuningTracker` (as the screen takes them), then
+    /// the SVG, and one line saying what was written.
+    static func writePlot(of session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
+        guard let path = options.plot, let file = options.file else { return .usage }
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        var plot = PlotSVG(title: "\(name) — A4 \(TunerFlags.number(options.a4.value)) Hz, tolerance ±"
+                           + "\(TunerFlags.number(options.tolerance.value)) ¢",
+                           tolerance: options.tolerance.value,
+                           reference: options.tuning == nil ? "nearest note" : "target string")
+        var tracker = TuningTracker(tuning: options.tuning)
+        for await reading in session.readings { plot.add(tracker.process(reading), tuning: options.tuning) }
+        if let failed = reportFailure(of: session, io: io) { return failed }
+        do {
+            try plot.render().write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            io.printError("Error: cannot write the plot to '\(path)': \(error.localizedDescription)\n")
+            return .failure
+        }
+        let pitched = plot.points.filter { $0.cents != nil }.count
+        let seconds = String(format: "%.1f", plot.points.last?.time ?? 0)
+        let line = "Wrote \(path): \(pitched) pitched readings of \(plot.points.count) over \(seconds) s.\n"
+        return print(line, io: io) == ExitCode.success.rawValue ? .success : .failure
     }
 
     /// The process environment (for `PATH` when looking for espeak-ng).

@@ -163,6 +163,16 @@ enum TunerFlags {
                 + "screen, --announce or --speak.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.chime = true }),
+        OptionDefinition(
+            long: "plot", short: nil, valueName: "file.svg", example: "a2.svg",
+            help: "With --file: analyse the whole file, then write an SVG graph of it to this path: cents from "
+                + "the nearest note (with --tuning, the target string) against time, with the note names, the "
+                + "tolerance band and gaps where there was no pitch.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be the path of the SVG file to write") }
+                options.plot = value
+            }),
     ]
 
     /// Parses a finite number within `bounds`.

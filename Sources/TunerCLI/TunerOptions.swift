@@ -40,6 +40,8 @@ public struct TunerOptions: Sendable, Equatable {
     public var playbackDevice: String
     /// A chime through the playback device each time a note settles.
     public var chime: Bool
+    /// With a file: write an SVG graph of the recording to this path.
+    public var plot: String?
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
 
@@ -48,7 +50,8 @@ public struct TunerOptions: Sendable, Equatable {
                 listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
                 speak: Bool = false, expect: Note? = nil, tone: Note? = nil, duration: Double = 2,
                 toneTimbre: Sounds.Timbre = .sine, playbackDevice: String = "default", chime: Bool = false,
-                given: Set<String> = []) {
+                plot: String? = nil, given: Set<String> = []) {
+        self.plot = plot
         self.chime = chime
         self.tone = tone
         self.duration = duration

@@ -13,6 +13,7 @@ import Testing
            [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
            [--expect <note>] [--tone <note>] [--duration <seconds>]
            [--tone-timbre <timbre>] [--playback-device <name>] [--chime]
+           [--plot <file.svg>]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
@@ -72,6 +73,11 @@ import Testing
                               each time a note settles: two high ticks in tune, one
                               low knock out of tune. Input is ignored while it
                               sounds. With the screen, --announce or --speak.
+      --plot <file.svg>       With --file: analyse the whole file, then write an SVG
+                              graph of it to this path: cents from the nearest note
+                              (with --tuning, the target string) against time, with
+                              the note names, the tolerance band and gaps where
+                              there was no pitch.
       --version               Show the version.
       -h, --help              Show help information.
 
