@@ -23,8 +23,8 @@ public enum ExitCode: Int32, Sendable {
     static let documented: [(ExitCode, String)] = [
         (.success, "Success: q on the screen, or the input was analysed; also when the reader of the "
             + "output stops early (e.g. '| head')."),
-        (.failure, "A runtime failure (e.g. the terminal type is unknown to the screen); with --expect: "
-            + "the input did not settle on the note within the tolerance."),
+        (.failure, "A runtime failure (e.g. the terminal type is unknown to the screen, or --plot cannot "
+            + "write its file); with --expect: the input did not settle on the note within the tolerance."),
         (.usage, "A usage error: unknown flag, missing or bad value, or a --channel the file does not have."),
         (.noInput, "The input file cannot be read: missing, a directory, not audio, empty, or a sample "
             + "rate outside 8000…192000 Hz."),

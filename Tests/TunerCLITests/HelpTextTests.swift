@@ -104,9 +104,9 @@ import Testing
     EXIT CODES:
       0     Success: q on the screen, or the input was analysed; also when the
             reader of the output stops early (e.g. '| head').
-      1     A runtime failure (e.g. the terminal type is unknown to the screen);
-            with --expect: the input did not settle on the note within the
-            tolerance.
+      1     A runtime failure (e.g. the terminal type is unknown to the screen, or
+            --plot cannot write its file); with --expect: the input did not settle
+            on the note within the tolerance.
       64    A usage error: unknown flag, missing or bad value, or a --channel the
             file does not have.
       66    The input file cannot be read: missing, a directory, not audio, empty,
