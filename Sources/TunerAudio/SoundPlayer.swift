@@ -1,5 +1,6 @@
 import Dispatch
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// A sound made ahead of time: mono samples at a sample rate. Playing one copies nothing.
 public struct Sound: Sendable, Equatable {

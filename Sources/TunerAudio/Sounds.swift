@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// The sounds the tuner makes itself: the reference tone (a pitch pipe) and the settle chimes.
 /// All are made ahead of playing, with smooth starts and ends so that nothing clicks.

@@ -1,5 +1,6 @@
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 import TunerScreen
 
 /// The tuner's sounds through ALSA playback (`--playback-device`): the reference tone for key t,

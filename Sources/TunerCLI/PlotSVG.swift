@@ -1,5 +1,6 @@
 import Foundation
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// `--plot FILE.svg`: the whole recording as a standalone SVG — cents from the nearest note (or, with
 /// `--tuning`, from the target string) against time, the note named where it changes, the tolerance

@@ -1,6 +1,7 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
-/// The screen's one event loop: a `for await` over merged readings, key, resize and signal events that
+/// The screen's one event loop: a `for await` over merged measurements, key, resize and signal events that
 /// updates the `ScreenModel` and redraws only when what is shown changed. No timer anywhere — if no
 /// event arrives, nothing happens.
 ///
@@ -9,7 +10,6 @@ public final class ScreenLoop {
     public private(set) var model: ScreenModel
     private let canvas: ScreenCanvas
     private let input: ScreenInput
-    private let applySettings: (ScreenModel.Settings) -> Void
     private var drawn: ScreenModel.Display?
     /// Called after each frame is drawn (tests watch frames with it).
     public var onFrame: ((ScreenModel) -> Void)?
@@ -19,21 +19,20 @@ public final class ScreenLoop {
     private let chime: Bool
     private let post: @Sendable (ScreenEvent) -> Void
 
+    /// Keys that change A4 or the tolerance change the model's `ReadingPipeline` directly: nothing
+    /// goes back to the session.
     /// - Parameters:
-    ///   - applySettings: where changed settings go (the session's `setTolerance`/`setReference`).
     ///   - sounds: plays the tone (key t) and the chimes; nil: no sound (key t does nothing).
     ///   - chime: a chime each time a note settles (`--chime`).
     ///   - post: puts an event into the stream `run` consumes (`.soundEnded` when a sound is over).
     public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput, sounds: (any ScreenSounds)? = nil,
-                chime: Bool = false, post: @escaping @Sendable (ScreenEvent) -> Void = { _ in },
-                applySettings: @escaping (ScreenModel.Settings) -> Void) {
+                chime: Bool = false, post: @escaping @Sendable (ScreenEvent) -> Void = { _ in }) {
         self.sounds = sounds
         self.chime = chime
         self.post = post
         self.model = model
         self.canvas = canvas
         self.input = input
-        self.applySettings = applySettings
     }
 
     /// Draws the first frame, then handles events until q/Esc, a signal, or a failed source.
@@ -42,8 +41,8 @@ public final class ScreenLoop {
         redrawIfChanged()
         for await event in events {
             switch event {
-            case .reading(let reading):
-                if model.apply(reading) { redrawIfChanged() }
+            case .measurement(let measurement):
+                if model.apply(measurement) { redrawIfChanged() }
                 if chime, let settled = model.settledNow { play(.chime(inTune: settled.isInTune)) }
             case .soundEnded(let failure):
                 model.soundEnded(failure: failure)
@@ -56,9 +55,8 @@ public final class ScreenLoop {
                 for key in input.readKeys() {
                     switch model.handle(key) {
                     case .quit: return .quit
-                    case .settingsChanged(let settings): applySettings(settings)
                     case .play(let sound): play(sound)
-                    case .viewChanged, .ignored: break
+                    case .settingsChanged, .viewChanged, .ignored: break
                     }
                 }
                 input.inputHandled()

@@ -1,5 +1,6 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerAudio
 
 /// The tuner's own sounds start and end without a click and stay at their levels.

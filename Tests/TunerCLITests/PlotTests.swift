@@ -5,7 +5,8 @@ import FoundationXML
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerCLI
 
 /// `tuner --file F --plot P.svg`: the SVG is parsed as XML and its axes, band, path and labels checked

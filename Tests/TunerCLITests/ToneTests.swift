@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// `tuner --tone NOTE`: the tone is played through a playback PCM that alsa-lib's `file` plugin turns
 /// into a WAV (a private ~/.asoundrc under a temporary HOME), and the tuner's own engine measures it.

@@ -1,5 +1,6 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerScreen
 
 /// The braille history graph on known series: which dots are set, gaps, clipping, the band, and the

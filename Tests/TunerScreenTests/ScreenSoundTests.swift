@@ -1,11 +1,12 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerScreen
 
 /// Key t (the reference tone) and the chimes, in the model and the loop: what is asked to play, and
 /// that the input is ignored while the tuner's own sound plays and for `InputMute.tail` after.
 @Suite struct ScreenSoundTests {
-    static func timed(_ r: Reading, _ time: Double) -> Reading {
+    static func timed(_ r: PitchMeasurement, _ time: Double) -> PitchMeasurement {
         var r = r
         r.time = time
         return r
@@ -74,10 +75,10 @@ struct SilentSounds: ScreenSounds {
         let input = ScriptedInput()
         let loop = ScreenLoop(model: ScreenModel(sourceLabel: "fake", sampleRate: 48000, size: input.size),
                               canvas: TextCanvas(size: input.size), input: input, sounds: SilentSounds(),
-                              chime: chime, post: { _ in }, applySettings: { _ in })
+                              chime: chime, post: { _ in })
         let (stream, send) = AsyncStream<ScreenEvent>.makeStream()
-        for i in 0..<80 { send.yield(.reading(ScreenSoundTests.timed(reading(midi: 45, cents: 1), Double(i) / 100))) }
-        for i in 80..<120 { send.yield(.reading(ScreenSoundTests.timed(reading(midi: 60, cents: 0), Double(i) / 100))) }
+        for i in 0..<80 { send.yield(.measurement(ScreenSoundTests.timed(reading(midi: 45, cents: 1), Double(i) / 100))) }
+        for i in 80..<120 { send.yield(.measurement(ScreenSoundTests.timed(reading(midi: 60, cents: 0), Double(i) / 100))) }
         send.yield(.signal(15))
         _ = await loop.run(stream)
         return loop.model
