@@ -119,3 +119,40 @@ public struct ALSACode: Error, Equatable, Sendable {
     public var value: Int32
     public init(_ value: Int32) { self.value = value }
 }
+
+extension ALSAHardware {
+    /// A buffer for one period of 16-bit frames, for a device that agreed to `.s16LE` (converted to or
+    /// from float around each transfer); nil for a float device, whose frames move in place. The
+    /// caller owns it and deallocates it.
+    func makeScratch() -> UnsafeMutableBufferPointer<Int16>? {
+        guard format == .s16LE else { return nil }
+        let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(1, periodFrames))
+        scratch.initialize(repeating: 0)
+        return scratch
+    }
+}
+
+/// What a `snd_pcm_readi`/`snd_pcm_writei` result means for the capture and playback loops.
+enum ALSATransfer: Equatable {
+    /// This many frames moved.
+    case moved(Int)
+    /// Nothing moved but nothing is wrong (0, EAGAIN, EINTR): try again.
+    case again
+    /// An overrun or underrun (`xrun`) or a suspend was mended by `snd_pcm_recover`: go on.
+    case mended(xrun: Bool)
+    /// A failure that could not be mended; the code names it.
+    case failed(Int32)
+}
+
+extension ALSALibrary {
+    /// Interprets `got`, the result of a read or a write on `handle`, mending overruns, underruns and
+    /// suspends with `recover` (silent).
+    func transfer(_ handle: ALSAHandle, _ got: Int) -> ALSATransfer {
+        if got > 0 { return .moved(got) }
+        if got == 0 || got == -Int(EAGAIN) || got == -Int(EINTR) { return .again }
+        let code = Int32(clamping: got)
+        guard code == -EPIPE || code == -ESTRPIPE else { return .failed(code) }
+        let rc = recover(handle, from: code)
+        return rc == 0 ? .mended(xrun: code == -EPIPE) : .failed(rc)
+    }
+}

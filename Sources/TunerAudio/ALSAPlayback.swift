@@ -55,13 +55,7 @@ public final class ALSAPlayback {
         self.device = device
         self.library = library
         self.handle = handle
-        if hardware.format == .s16LE {
-            let s = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(1, hardware.periodFrames))
-            s.initialize(repeating: 0)
-            scratch = s
-        } else {
-            scratch = nil
-        }
+        scratch = hardware.makeScratch()
     }
 
     deinit {
@@ -96,19 +90,12 @@ public final class ALSAPlayback {
             } else {
                 source = UnsafeRawPointer(base + done)
             }
-            let got = library.write(handle, from: source, frames: frames)
-            if got > 0 { done += got; continue }
-            if got == 0 || got == -Int(EAGAIN) || got == -Int(EINTR) { continue }
-            let code = Int32(clamping: got)
-            if code == -EPIPE || code == -ESTRPIPE {
-                let rc = library.recover(handle, from: code)
-                if rc == 0 {
-                    if code == -EPIPE { underruns += 1 }
-                    continue
-                }
-                throw failure(rc)
+            switch library.transfer(handle, library.write(handle, from: source, frames: frames)) {
+            case .moved(let frames): done += frames
+            case .again: continue
+            case .mended(let xrun): if xrun { underruns += 1 }
+            case .failed(let code): throw failure(code)
             }
-            throw failure(code)
         }
     }
 
