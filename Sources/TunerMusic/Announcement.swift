@@ -8,8 +8,8 @@ import TunerBridge
 public enum Announcement {
     /// The line for `settled`; with a tuning, the string's note is named as the tuning spells it
     /// ("Eb2" in a half-step-down tuning).
-    public static func text(for settled: SettledNote, tuning: Tuning? = nil) -> String {
-        var name = settled.note.description
+    public static func text(for settled: SettledNote, tuning: Tuning? = nil, system: TargetSystem = .standard) -> String {
+        var name = system.name(of: settled.note)
         if let tuning, let index = settled.stringIndex, tuning.labels.indices.contains(index) {
             name = tuning.labels[index]
         }
@@ -33,8 +33,8 @@ public enum Announcement {
 
     /// The line as a speech synthesiser should say it: "#" read as "sharp", a flat "b" as "flat"
     /// ("D sharp 3, 4 cents flat", "E flat 2 in tune").
-    public static func spoken(for settled: SettledNote, tuning: Tuning? = nil) -> String {
-        let line = text(for: settled, tuning: tuning)
+    public static func spoken(for settled: SettledNote, tuning: Tuning? = nil, system: TargetSystem = .standard) -> String {
+        let line = text(for: settled, tuning: tuning, system: system)
         guard let letter = line.first else { return line }
         var rest = line.dropFirst()
         var accidental = ""
