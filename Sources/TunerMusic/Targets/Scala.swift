@@ -75,10 +75,13 @@ public enum Scala {
             cents.append(value)
         }
         let period = cents.removeLast()
+        guard period > 0 else {
+            throw ScalaError(file: file, line: pitchLines[count - 1].number,
+                             kind: .outsidePeriod(firstWord(pitchLines[count - 1].text)))
+        }
         for (i, value) in cents.enumerated() where !(value > 0 && value < period) {
             throw ScalaError(file: file, line: pitchLines[i].number, kind: .outsidePeriod(firstWord(pitchLines[i].text)))
         }
-        guard period > 0 else { throw ScalaError(file: file, line: pitchLines[count - 1].number, kind: .outsidePeriod(firstWord(pitchLines[count - 1].text))) }
         return Temperament(name: name, degrees: [0] + cents.sorted(), period: period)
     }
 
@@ -134,9 +137,10 @@ public enum Scala {
     static func contentLines(_ text: String) -> [(number: Int, text: String)] {
         var out: [(number: Int, text: String)] = []
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character (and a newline) in Swift, so CRLF files split as LF ones do.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
-            let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+            let trimmed = String(line)
             if trimmed.hasPrefix("!") { continue }
             // Only the description may be blank; blank lines elsewhere are skipped (as Scala does).
             if out.isEmpty || !trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) { out.append((number, trimmed)) }
