@@ -74,8 +74,12 @@ public enum ScreenRenderer {
         if !source.contains("Hz") { source += ", \(Int(model.sampleRate)) Hz" }
         var settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
         // What else is in force: "meantone in D · capo 2 · B♭ instrument".
-        var systems = model.pipeline.system.summary
-        if let capo = model.tuning?.capo, capo != 0 { systems.insert("capo \(capo)", at: min(1, systems.count)) }
+        let system = model.pipeline.system
+        var systems = system.summary
+        if let capo = model.tuning?.capo, capo != 0 {
+            let tempered = !system.temperament.isEqual12 || system.reference.frequency != nil
+            systems.insert("capo \(capo)", at: tempered ? 1 : 0)
+        }
         if !systems.isEmpty { settings += " · " + systems.joined(separator: " · ") }
         let full = "\(source) · \(settings)"
         return full.count <= width ? full : "\(settings) · \(source)"
