@@ -80,7 +80,7 @@ public struct TargetSystem: Sendable, Equatable {
         if !temperament.isEqual12 {
             // A tempered note lies within ±50 ¢ of its equal place, so the nearest is this one or a neighbour.
             best.cents = Cents(equal - deviation(of: best.note))
-            for other in [midi - 1, midi + 1] {
+            for other in (midi - 1)...(midi + 1) where other != midi {
                 let cents = Double(midi - other) * 100 + equal - deviation(of: Note(midi: other))
                 if abs(cents) < best.cents.magnitude.value { best = (Note(midi: other), Cents(cents)) }
             }

@@ -13,23 +13,23 @@ public struct Temperament: Sendable, Equatable {
     /// The name shown in the status line and accepted by `--temperament` ("meantone", "19edo", a file).
     public var name: String
     /// Cents above the root of each degree, degree 0 first (0 ¢), ascending, all below `period`.
-    public var degrees: [Double]
+    public let degrees: [Double]
     /// The interval at which the scale repeats, in cents.
-    public var period: Double
+    public let period: Double
+    /// True for twelve-tone equal temperament, the default: every degree exactly 100·d cents. Worked out
+    /// once here, so that asking it per reading costs nothing.
+    public let isEqual12: Bool
 
     public init(name: String, degrees: [Double], period: Double = 1200) {
         self.name = name
         self.degrees = degrees
         self.period = period
+        self.isEqual12 = degrees.count == 12 && period == 1200
+            && degrees.enumerated().allSatisfy { $0.element == Double($0.offset) * 100 }
     }
 
     /// Degrees per period.
     public var count: Int { degrees.count }
-
-    /// True for twelve-tone equal temperament, the default: every degree exactly 100·d cents.
-    public var isEqual12: Bool {
-        count == 12 && period == 1200 && degrees.enumerated().allSatisfy { $0.element == Double($0.offset) * 100 }
-    }
 
     /// Cents above the root of degree `j` counted from the root (any integer: −1 is the degree below it).
     public func position(_ j: Int) -> Double {
