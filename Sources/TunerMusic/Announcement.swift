@@ -35,12 +35,14 @@ public enum Announcement {
     /// ("D sharp 3, 4 cents flat", "E flat 2 in tune").
     public static func spoken(for settled: SettledNote, tuning: Tuning? = nil, system: TargetSystem = .standard) -> String {
         let line = text(for: settled, tuning: tuning, system: system)
-        guard let letter = line.first else { return line }
-        var rest = line.dropFirst()
+        // The name is a letter (or a solfège syllable: "Sol#3"), an optional accidental, the octave.
+        let syllable = line.prefix { $0.isLetter && !($0 == "b" && line.first.map { "ABCDEFGH".contains($0) } == true) }
+        guard !syllable.isEmpty else { return line }
+        var rest = line.dropFirst(syllable.count)
         var accidental = ""
         if rest.first == "#" { accidental = " sharp"; rest = rest.dropFirst() }
         else if rest.first == "b" { accidental = " flat"; rest = rest.dropFirst() }
         guard !accidental.isEmpty else { return line }
-        return "\(letter)\(accidental) \(rest)"
+        return "\(syllable)\(accidental) \(rest)"
     }
 }
