@@ -37,23 +37,7 @@ import TunerTestSupport
 
     @Test func aScalaFileIsATemperament() throws {
         let path = try sine(328.977, "e4.wav")
-        let scl = try text("meanquar.scl", """
-            ! meanquar.scl
-            1/4-comma meantone scale. Pietro Aaron's temperament (1523)
-             12
-             76.04900
-             193.15686
-             310.26471
-             5/4
-             503.42157
-             579.47057
-             696.57843
-             25/16
-             889.73529
-             1006.84314
-             1082.89214
-             2/1
-            """)
+        let scl = try text("meanquar.scl", ScalaExamples.meanquar)
         let run = try TunerBinary.run(["--file", path, "--expect", "E4", "--temperament", scl, "--tolerance", "0.5"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         // A keyboard mapping moves the reference: A4 = 415 Hz puts E4 a semitone (about) lower.

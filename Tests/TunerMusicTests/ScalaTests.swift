@@ -1,33 +1,12 @@
 import Testing
+import TunerTestSupport
 import TunerBridge
 @testable import TunerMusic
 
 /// Scala files: published examples read, broken ones refused with the line at fault.
 @Suite struct ScalaTests {
-    /// The example of the Scala format description (https://www.huygens-fokker.org/scala/scl_format.html).
-    static let published = """
-        ! meanquar.scl
-        !
-        1/4-comma meantone scale. Pietro Aaron's temperament (1523)
-         12
-        !
-         76.04900
-         193.15686
-         310.26471
-         5/4
-         503.42157
-         579.47057
-         696.57843
-         25/16
-         889.73529
-         1006.84314
-         1082.89214
-         2/1
-
-        """
-
     @Test func thePublishedExampleReads() throws {
-        let scale = try Scala.scale(text: Self.published, file: "meanquar.scl", name: "meanquar.scl")
+        let scale = try Scala.scale(text: ScalaExamples.meanquar, file: "meanquar.scl", name: "meanquar.scl")
         #expect(scale.count == 12 && scale.period == 1200)
         let meantone = Temperament.named("meantone")!
         for degree in 0..<12 where degree != 8 {  // 25/16 is G♯ as a major third above E (772.627 ¢)
