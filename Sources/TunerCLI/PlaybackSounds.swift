@@ -28,8 +28,8 @@ struct PlaybackSounds: ScreenSounds {
     /// The sound for a request.
     func sound(for request: ScreenSound) -> Sound {
         switch request {
-        case .tone(let note, let a4):
-            return Sounds.tone(note.frequency(a4: a4), seconds: duration, timbre: timbre, rate: rate)
+        case .tone(_, let frequency):
+            return Sounds.tone(frequency, seconds: duration, timbre: timbre, rate: rate)
         case .chime(let good):
             return good ? inTune : outOfTune
         }

@@ -15,15 +15,15 @@ enum SettledOutput {
     ///
     /// Returns `.success`, `.failure` when the output cannot be written, or `.unavailable` when
     /// espeak-ng fails (the message is printed).
-    static func announce(_ notes: SettledNotes, tuning: Tuning?, printing: Bool, speaker: Speaker?,
-                         chime: (@Sendable (_ inTune: Bool) async -> String?)? = nil,
+    static func announce(_ notes: SettledNotes, tuning: Tuning?, system: TargetSystem = .standard, printing: Bool,
+                         speaker: Speaker?, chime: (@Sendable (_ inTune: Bool) async -> String?)? = nil,
                          ignoreWhileSpeaking: Bool, stop: @Sendable () -> Void, io: SystemIO) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: 0)
         var result = ExitCode.success
         for await note in notes {
             if printing {
                 // One write per line, so a screen reader or a pipe gets each note as it settles.
-                if output.isOpen && !output.write(Announcement.text(for: note, tuning: tuning) + "\n") {
+                if output.isOpen && !output.write(Announcement.text(for: note, tuning: tuning, system: system) + "\n") {
                     if speaker == nil && chime == nil { stop() }
                 }
             }
@@ -36,7 +36,7 @@ enum SettledOutput {
             }
             if let speaker, result == .success {
                 do {
-                    try await speaker.say(Announcement.spoken(for: note, tuning: tuning))
+                    try await speaker.say(Announcement.spoken(for: note, tuning: tuning, system: system))
                 } catch {
                     io.printError("Error: \(error)\n")
                     result = .unavailable

@@ -28,9 +28,10 @@ public enum ScreenKey: Equatable, Sendable {
     case other
 }
 
-/// A sound the screen asks for: the reference tone of a note, or the chime of a settled note.
+/// A sound the screen asks for: the reference tone of a note (at its frequency for the current A4
+/// and temperament), or the chime of a settled note.
 public enum ScreenSound: Sendable, Equatable {
-    case tone(Note, a4: Hertz)
+    case tone(Note, frequency: Hertz)
     case chime(inTune: Bool)
 }
 
@@ -129,11 +130,12 @@ public struct ScreenModel: Sendable {
 
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
-                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil) {
+                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil,
+                system: TargetSystem = .standard) {
         self.pipeline = ReadingPipeline(
             settings: Settings(a4: Hertz(settings.a4.value.clamped(to: Limits.a4)),
                                tolerance: Cents(settings.tolerance.value.clamped(to: Limits.tolerance))),
-            tuning: tuning)
+            system: system, tuning: tuning)
         self.sourceLabel = sourceLabel
         self.sampleRate = sampleRate
         self.gate = gate
@@ -301,7 +303,7 @@ public struct ScreenModel: Sendable {
             return .viewChanged
         case .tone:
             guard soundPlaying == nil, let note = targetNote else { return .ignored }
-            return .play(.tone(note, a4: settings.a4))
+            return .play(.tone(note, frequency: pipeline.system.frequency(of: note, a4: settings.a4)))
         case .toleranceUp:
             next.tolerance = Cents(Self.toleranceSteps.first { $0 > settings.tolerance.value + 1e-9 }
                                    ?? Limits.tolerance.upperBound)

@@ -21,7 +21,8 @@ public enum TunerScreen {
     /// With `sounds`, key t plays the target note and, with `chime`, each settled note is chimed; the
     /// input is ignored while they sound.
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
-                           tuning: Tuning? = nil, sounds: (any ScreenSounds)? = nil, chime: Bool = false,
+                           tuning: Tuning? = nil, system: TargetSystem = .standard,
+                           sounds: (any ScreenSounds)? = nil, chime: Bool = false,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -35,7 +36,7 @@ public enum TunerScreen {
         terminal.resumeInput = { events.resumeInput() }
         let model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
                                 sampleRate: session.sampleRate, gate: gate, size: terminal.size,
-                                tuning: tuning)
+                                tuning: tuning, system: system)
         let loop = ScreenLoop(model: model, canvas: terminal, input: terminal, sounds: sounds, chime: chime,
                               post: { events.post($0) })
         events.forward(session)

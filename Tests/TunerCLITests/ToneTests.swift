@@ -54,6 +54,25 @@ import TunerMusic
         #expect(readings.allSatisfy { abs($0.cents - expected) <= 0.1 })
     }
 
+    /// The tone is the temperament's note: meantone's E4 reads in tune against meantone and several
+    /// cents off against equal temperament.
+    @Test func toneFollowsTheTemperament() throws {
+        let home = try Self.playbackHome()
+        let played = try TunerBinary.shell(
+            "HOME=\(home.url.path) \"$TUNER\" --tone E4 --temperament meantone --playback-device out")
+        #expect(played.status == 0, "\(played.stderr)")
+        let inMeantone = try TunerBinary.run(["--file", home.path("out.wav"), "--temperament", "meantone",
+                                              "--output", "jsonl"])
+        let equal = try Self.measure(home.path("out.wav"), a4: "440")
+        let meantoneCents = inMeantone.stdoutLines.compactMap { line -> Double? in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let t = o["time"] as? Double, (0.3...1.7).contains(t) else { return nil }
+            return o["cents"] as? Double
+        }
+        #expect(meantoneCents.count > 100 && meantoneCents.allSatisfy { abs($0) <= 0.1 }, "\(meantoneCents.prefix(3))")
+        #expect(!equal.isEmpty && equal.allSatisfy { abs($0.cents) > 1 }, "\(equal.prefix(3))")
+    }
+
     @Test func durationSetsTheLength() throws {
         let home = try Self.playbackHome()
         let played = try TunerBinary.shell("HOME=\(home.url.path) \"$TUNER\" --tone C4 --playback-device out --duration 0.5")

@@ -21,7 +21,7 @@ import TunerMusic
         #expect(m.handle(.tone) == .ignored, "nothing to play before a note was heard")
         m.apply(Self.timed(reading(midi: 45, cents: 4), 0.01))
         _ = m.handle(.referenceUp)
-        #expect(m.handle(.tone) == .play(.tone(Note(midi: 45), a4: Hertz(441))))
+        #expect(m.handle(.tone) == .play(.tone(Note(midi: 45), frequency: Note(midi: 45).frequency(a4: Hertz(441)))))
     }
 
     @Test func withATuningKeyTPlaysTheTargetStringNotTheNoteHeard() {
@@ -30,14 +30,14 @@ import TunerMusic
         m.apply(Self.timed(reading(midi: 45, cents: 49), 0.01))
         m.apply(Self.timed(reading(midi: 46, cents: -40), 0.02))
         #expect(m.shown?.heard == Note(midi: 46))
-        #expect(m.handle(.tone) == .play(.tone(Note(midi: 45), a4: Hertz(440))))
+        #expect(m.handle(.tone) == .play(.tone(Note(midi: 45), frequency: Hertz(110))))
     }
 
     @Test func inputIsIgnoredWhileTheSoundPlaysAndForTheTailAfter() {
         var m = model()
         m.apply(Self.timed(reading(midi: 45, cents: 1), 1.0))
         #expect(m.shown?.live == true)
-        m.soundStarted(.tone(Note(midi: 45), a4: Hertz(440)))
+        m.soundStarted(.tone(Note(midi: 45), frequency: Hertz(110)))
         #expect(m.toneNote == Note(midi: 45))
         #expect(ScreenRenderer.bottomLine(m).hasPrefix("♪ A2 — playing"))
         m.apply(Self.timed(reading(midi: 45, cents: 20), 1.5))
