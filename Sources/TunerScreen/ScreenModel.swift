@@ -302,7 +302,11 @@ public struct ScreenModel: Sendable {
             historyOn.toggle()
             return .viewChanged
         case .tone:
-            guard soundPlaying == nil, let note = targetNote else { return .ignored }
+            guard soundPlaying == nil else { return .ignored }
+            guard let note = targetNote else {
+                notice = "t: no note to play yet; play a string first"
+                return .viewChanged
+            }
             return .play(.tone(note, frequency: pipeline.system.frequency(of: note, a4: settings.a4)))
         case .toleranceUp:
             next.tolerance = Cents(Self.toleranceSteps.first { $0 > settings.tolerance.value + 1e-9 }

@@ -18,7 +18,8 @@ import TunerMusic
 
     @Test func keyTPlaysTheNoteShownAtTheCurrentA4() {
         var m = model()
-        #expect(m.handle(.tone) == .ignored, "nothing to play before a note was heard")
+        #expect(m.handle(.tone) == .viewChanged, "nothing to play before a note was heard: it says so")
+        #expect(ScreenRenderer.bottomLine(m) == "t: no note to play yet; play a string first")
         m.apply(Self.timed(reading(midi: 45, cents: 4), 0.01))
         _ = m.handle(.referenceUp)
         #expect(m.handle(.tone) == .play(.tone(Note(midi: 45), frequency: Note(midi: 45).frequency(a4: Hertz(441)))))
