@@ -535,6 +535,9 @@ def main():
     ap.add_argument("--ours", default=os.path.join(HERE, "..", ".build", "release", "tuner"),
                     help="our CLI binary (runs `BIN --file F --output jsonl`)")
     ap.add_argument("--no-ours", action="store_true", help="run the peers only")
+    ap.add_argument("--no-peers", action="store_true",
+                    help="run our engine only (aubio and pYIN are printed as n/a; the speed step still runs "
+                         "aubiopitch for the ratio); for a quick look when the machine is busy")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--our-window-seconds", type=float, default=OUR_WINDOW_FLOOR_SECONDS,
                     help="our effective analysis window N/fs for the CRLB, or its floor when "
@@ -619,7 +622,8 @@ def main():
     else:
         print("running trackers …", file=sys.stderr, flush=True)
         t0 = time.time()
-        results, errors = run_all(manifest, args.corpus, ours_binary, args.pyin if pyin_ok else "off", args.jobs)
+        results, errors = run_all(manifest, args.corpus, ours_binary, args.pyin if pyin_ok else "off", args.jobs,
+                                  peers=not args.no_peers)
         announced = {}
         if "real" in cats and ours_binary:
             print(f"trackers done ({time.time() - t0:.0f} s); `tuner --announce` on the real recordings …",
@@ -632,7 +636,7 @@ def main():
         with open(os.path.join(args.out, "readings.pkl" if full else "readings-only.pkl"), "wb") as fh:
             pickle.dump({"results": results, "errors": errors, "speed": sp, "announce": announced}, fh)
 
-    trackers_order = (["ours"] if ours_binary else []) + PEERS + ([PYIN] if pyin_ok else [])
+    trackers_order = (["ours"] if ours_binary else []) + ([] if args.no_peers else PEERS + ([PYIN] if pyin_ok else []))
     columns = ["ours"] + PEERS + [PYIN]
 
     def window_samples(t, fs, f1):
@@ -675,10 +679,13 @@ def main():
     documented = (args.our_window_periods, args.our_window_seconds) == (OUR_WINDOW_PERIODS, OUR_WINDOW_FLOOR_SECONDS)
     p(f"- ours: {ours_binary or 'n/a — ' + ours_note}; effective window N for the CRLB: {window_text}"
       + (" (as CTuner/include/ctuner.h states it)" if documented else " (set on the command line)"))
-    p(f"- peers: aubio {trackers.AUBIO_BUF}/{trackers.AUBIO_HOP} (python3-aubio); pYIN: "
-      + (f"{pyin_reason}, frame {trackers.PYIN_FRAME}, hop {trackers.PYIN_HOP}"
-         + (" — on the fixed subset marked † (see BENCHMARKS.md)" if args.pyin == "subset" else "")
-         if pyin_ok else f"SKIPPED — {pyin_reason}"))
+    if args.no_peers:
+        p("- peers: **not run (--no-peers)**; their columns read n/a")
+    else:
+        p(f"- peers: aubio {trackers.AUBIO_BUF}/{trackers.AUBIO_HOP} (python3-aubio); pYIN: "
+          + (f"{pyin_reason}, frame {trackers.PYIN_FRAME}, hop {trackers.PYIN_HOP}"
+             + (" — on the fixed subset marked † (see BENCHMARKS.md)" if args.pyin == "subset" else "")
+             if pyin_ok else f"SKIPPED — {pyin_reason}"))
     for t, errs in errors.items():
         p(f"- **{t}: {len(errs)} file(s) failed**, first: `{errs[0]}`")
     p("")
