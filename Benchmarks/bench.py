@@ -572,6 +572,11 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the worker pool is torn down too
     os.makedirs(args.out, exist_ok=True)
     started = time.time()
+    # The commit is taken when the run starts: a long run outlives commits made meanwhile.
+    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "-C", HERE, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
 
     print("building corpus …", file=sys.stderr, flush=True)
     manifest = corpus.build(args.corpus, args.seed)
@@ -662,10 +667,6 @@ def main():
     synth = by_set("synthetic")
     out = []
     p = out.append
-    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", HERE, "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
     p(f"# Benchmark results\n")
     p(f"- commit `{commit}`{' (with uncommitted changes)' if dirty else ''}, "
       f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.node()} "
