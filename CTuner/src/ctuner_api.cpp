@@ -11,13 +11,25 @@ struct ct_engine {
     explicit ct_engine(const ct_config &c) : engine(c) {}
 };
 
+namespace {
+/// The default lowest fundamental: 97 cents under a piano's A0 (27.5 Hz), the lowest note a tuner is
+/// asked for, so that A0 tuned to a stretch curve (about −25 ¢, 27.1 Hz) or played half a semitone flat
+/// (26.7 Hz) is still inside the range, not at its edge; a whole semitone would reach G#0 (25.96 Hz),
+/// which no instrument we tune plays. It sets the long NSDF window (3.5 periods: 135 ms instead of
+/// 121 ms at the former 29 Hz; the NSDF's FFT stays 8192 at 44.1 and 48 kHz) and the longest
+/// refinement frame (6 periods: 231 ms instead of 207 ms).
+constexpr double kDefaultMinFrequency = 26.0;
+/// The default highest fundamental: over C8 (4186 Hz), a piano's top key.
+constexpr double kDefaultMaxFrequency = 4200.0;
+} // namespace
+
 extern "C" {
 
 void ct_config_default(ct_config *config, double sample_rate) {
     if (!config) return;
     config->sample_rate = sample_rate;
-    config->min_frequency = 29.0;
-    config->max_frequency = 4200.0;
+    config->min_frequency = kDefaultMinFrequency;
+    config->max_frequency = kDefaultMaxFrequency;
     config->gate_db = -60.0;
     config->hop_seconds = 0.01;
 }
