@@ -32,9 +32,9 @@ double stiffness(double k, double B);
 double seriesAt(int k, const StiffString &s);
 
 /// Weighted least-squares fit of f_k = k·f1·sqrt((1+B·k²)/(1+B)) to `count` partials: B from the
-/// straight line y_k = f_k/k against x_k = k² − 1 (weights k²·|X_k|², the inverse variance of f_k/k
-/// for a peak of magnitude |X_k|), clamped to [0, kMaxInharmonicity]; then f1 for that B, with the
-/// exact model. With fewer than three partials B is 0, and f1 is the first partial's own frequency
+/// straight line Y_k = (f_k/k)² = f0²·(1 + B·k²) against k² (exact; weights k²·|X_k|²/Y_k, the inverse
+/// variance of Y_k for a peak of magnitude |X_k|), clamped to [0, kMaxInharmonicity]; then f1 for that
+/// B, with the exact model. With fewer than three partials B is 0, and f1 is the first partial's own frequency
 /// when it is partial 1. `start` is returned when the partials weigh nothing.
 StiffString fitPartials(const Partial *partials, std::size_t count, StiffString start);
 
