@@ -182,6 +182,18 @@ enum TunerFlags {
                 options.names = names
             }),
         OptionDefinition(
+            long: "stretch", short: nil, valueName: "curve", example: "piano",
+            help: "Targets follow a stretch curve: none, or piano (octaves widened as a piano is tuned, from its "
+                + "strings' inharmonicity: A0 \(TunerFlags.signed(PianoStretch.cents(atMIDI: 21))) ¢, C8 "
+                + "\(TunerFlags.signed(PianoStretch.cents(atMIDI: 108))) ¢; A4 keeps --a4).",
+            defaultText: { $0.stretch.rawValue },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let stretch = Stretch(rawValue: value.lowercased()) else {
+                    throw .init("must be one of \(Stretch.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.stretch = stretch
+            }),
+        OptionDefinition(
             long: "offsets", short: nil, valueName: "cents", example: "\"0 -2 0 0 -1.5 0\"",
             help: "With --tuning: cents added to each string's target, one per string in string order, "
                 + "\(range(Limits.offset)) in steps of 0.1 (a sweetened tuning), e.g. \"0 -2 0 0 -1.5 0\".",
@@ -301,6 +313,10 @@ enum TunerFlags {
             throw .conflict("'--tuning' needs a temperament of 12 notes; '\(builtIn.name)' has \(builtIn.count): "
                             + "leave out one of them.")
         }
+        if let builtIn, builtIn.count != 12, options.stretch != .none {
+            throw .conflict("'--stretch' needs a temperament of 12 notes; '\(builtIn.name)' has \(builtIn.count): "
+                            + "leave out one of them.")
+        }
         for flag in ["capo", "offsets"] where options.given.contains(flag) && options.tuning == nil {
             throw .conflict("'--\(flag)' needs '--tuning': it changes the strings' targets; add e.g. '--tuning guitar'.")
         }
@@ -332,6 +348,12 @@ enum TunerFlags {
     /// 3 → "3", 0.1 → "0.1", 442.5 → "442.5".
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// -17.3 → "−17.3", 28.9 → "+28.9": cents with their sign, to a tenth.
+    static func signed(_ cents: Double) -> String {
+        let tenths = (cents * 10).rounded() / 10
+        return (tenths < 0 ? "−" : "+") + String(format: "%.1f", abs(tenths))
     }
 
     static func range(_ bounds: ClosedRange<Double>) -> String {

@@ -61,6 +61,8 @@ public struct TunerOptions: Sendable, Equatable {
     public var names = NoteNames.english
     /// `--offsets`: cents added to each string's target (with `--tuning`).
     public var offsets: [Cents]?
+    /// `--stretch`: a stretch curve added to every target (a piano's).
+    public var stretch = Stretch.none
     /// The text of `--tuning`, `--expect` and `--root`, read once every flag is known (they are written in
     /// the `--names` scheme, and `--expect` in written pitch).
     var tuningText: String?
@@ -110,7 +112,7 @@ public struct TunerOptions: Sendable, Equatable {
         let root = mapping?.middleNote ?? 60 + self.root  // the root in octave 4
         let reference = mapping.map { (note: $0.referenceNote, frequency: Optional($0.referenceFrequency)) }
         return TargetSystem(temperament: temperament, root: root, reference: reference, names: names,
-                            transposition: transposition)
+                            transposition: transposition, stretch: stretch)
     }
 
     /// True when `--temperament` names a Scala file rather than a built-in.

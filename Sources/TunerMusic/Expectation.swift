@@ -37,7 +37,7 @@ public struct Expectation: Sendable, Equatable {
         }
         let cents = system.interval(from: self.note, to: last.note) + last.cents
         let heard: (note: Note, cents: Cents)
-        if system.temperament.isEqual12 {
+        if system.isPlainEqual {
             heard = Note.nearest(midiCents: Double(self.note.midi) * 100 + cents.value)
         } else {
             heard = system.nearest(to: system.frequency(of: self.note).shifted(by: cents)) ?? (self.note, cents)

@@ -24,10 +24,13 @@ public struct TargetSystem: Sendable, Equatable {
     public var names: NoteNames
     /// Sounding minus written pitch in semitones: −2 for a B♭ instrument (its written C sounds B♭).
     public var transposition: Int
+    /// A stretch curve added to every target of a twelve-note scale (`--stretch piano`).
+    public var stretch: Stretch
 
     public init(temperament: Temperament = .equal, root: Int = 60, reference: (note: Int, frequency: Hertz?)? = nil,
-                names: NoteNames = .english, transposition: Int = 0) {
+                names: NoteNames = .english, transposition: Int = 0, stretch: Stretch = .none) {
         self.temperament = temperament
+        self.stretch = stretch
         self.root = root
         self.names = names
         self.transposition = transposition
@@ -37,6 +40,7 @@ public struct TargetSystem: Sendable, Equatable {
     public static func == (a: TargetSystem, b: TargetSystem) -> Bool {
         a.temperament == b.temperament && a.root == b.root && a.reference.note == b.reference.note
             && a.reference.frequency == b.reference.frequency && a.names == b.names && a.transposition == b.transposition
+            && a.stretch == b.stretch
     }
 
     /// Twelve-tone equal temperament at A4, English names, concert pitch: the tuner without options.
@@ -52,8 +56,14 @@ public struct TargetSystem: Sendable, Equatable {
         return isTwelveTone ? a4 : Note(midi: reference.note).frequency(a4: a4)
     }
 
-    /// Cents of target `note` above the root it is counted from.
-    public func position(of note: Note) -> Double { temperament.position(note.midi - root) }
+    /// Cents of target `note` above the root it is counted from, its stretch included (twelve notes).
+    public func position(of note: Note) -> Double {
+        let stretched = stretch != .none && isTwelveTone ? stretch.cents(atMIDI: note.midi) : 0
+        return temperament.position(note.midi - root) + stretched
+    }
+
+    /// True when every target is at its twelve-tone equal-tempered place (no table to look up).
+    public var isPlainEqual: Bool { temperament.isEqual12 && stretch == .none }
 
     /// The cents from target `a` up to target `b` (negative when `b` is lower).
     public func interval(from a: Note, to b: Note) -> Cents { Cents(position(of: b) - position(of: a)) }
@@ -77,8 +87,9 @@ public struct TargetSystem: Sendable, Equatable {
         let midi = Int(fractional.rounded())
         let equal = 100 * (fractional - Double(midi))
         var best = (note: Note(midi: midi), cents: Cents(equal))
-        if !temperament.isEqual12 {
-            // A tempered note lies within ±50 ¢ of its equal place, so the nearest is this one or a neighbour.
+        if !isPlainEqual {
+            // A tempered or stretched note lies within ±50 ¢ of its equal place (a piano's stretch is
+            // under 30 ¢), so the nearest is this one or a neighbour.
             best.cents = Cents(equal - deviation(of: best.note))
             for other in (midi - 1)...(midi + 1) where other != midi {
                 let cents = Double(midi - other) * 100 + equal - deviation(of: Note(midi: other))
@@ -152,6 +163,7 @@ public struct TargetSystem: Sendable, Equatable {
             parts.append(key.map { "\($0.display) instrument" } ?? "transposed \(transposition > 0 ? "+" : "")\(transposition)")
         }
         if names != .english { parts.append("\(names.rawValue) names") }
+        if stretch != .none && isTwelveTone { parts.append("\(stretch.rawValue) stretch") }
         return parts
     }
 
