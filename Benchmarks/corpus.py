@@ -28,7 +28,7 @@ import numpy as np
 from scipy.io import wavfile
 from scipy import signal as sps
 
-CORPUS_VERSION = 6  # bump when the generator changes, so a cached corpus is rebuilt
+CORPUS_VERSION = 7  # bump when the generator changes, so a cached corpus is rebuilt
 SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
 # Soundfonts: (key, name, path, Debian package). The first is the public one; the others are holdout.
 SOUNDFONTS = [
@@ -42,8 +42,14 @@ REAL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Recor
 
 NOTE_NAMES = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
 
-# Synthetic range: B0 (MIDI 23) … E6 (MIDI 88).
+# Synthetic range: B0 (MIDI 23) … E6 (MIDI 88), and a piano's A0 (MIDI 21, issue 14) rendered after
+# them from the same generator, so that every B0…E6 file stays as it was; A0's plucks have the
+# inharmonicity of a piano's lowest strings (3e-4 … 1e-3, Fletcher & Rossing ch. 12) instead of a
+# guitar's.
 SYNTH_LOW, SYNTH_HIGH = 23, 88
+PIANO_NOTES = [21]
+PIANO_B = (3e-4, 1e-3)
+SYNTH_MIDIS = sorted(PIANO_NOTES + list(range(SYNTH_LOW, SYNTH_HIGH + 1)))
 SYNTH_SECONDS = 1.0
 STEADY_AFTER = 0.3            # seconds after an onset where the steady part starts
 SNRS = [None, 40, 20, 10, 0]  # None = clean
@@ -130,32 +136,34 @@ def add_noise(x, snr_db, fs, rng, measure_from):
 
 
 def build_synthetic(root, rng, files):
-    n_notes = SYNTH_HIGH - SYNTH_LOW + 1
-    for tone in ("sine", "pluck"):
-        for m in range(SYNTH_LOW, SYNTH_HIGH + 1):
-            # Each note appears at both rates: sines at 44.1 kHz on even notes, plucks on odd ones.
-            fs = 44100 if (m % 2 == 0) == (tone == "sine") else 48000
-            detune = rng.uniform(-40, 40)
-            f1 = midi_to_hz(m + detune / 100.0)
-            B = 10 ** rng.uniform(-5, -4)
-            n = int(SYNTH_SECONDS * fs)
-            clean = sine(f1, n, fs, rng) if tone == "sine" else pluck(f1, n, fs, rng, B)
-            for snr in SNRS:
-                if snr is None:
-                    x, sigma = clean, 0.0
-                else:
-                    x, sigma = add_noise(clean, snr, fs, rng, STEADY_AFTER)
-                name = f"synth/{tone}_{note_label(m)}_{fs // 1000}k_{'clean' if snr is None else f'{snr}dB'}.wav"
-                write_wav(os.path.join(root, name), x, fs)
-                files.append({
-                    "file": name, "set": "synthetic", "tone": tone, "midi": m, "fs": fs, "snr": snr,
-                    "noise_sigma": sigma, "amplitude": SIGNAL_PEAK if tone == "sine" else None,
-                    "inharmonicity": B if tone == "pluck" else 0.0, "detune_cents": detune,
-                    "duration": n / fs,
-                    "segments": [{"start": 0.0, "end": n / fs, "f1": f1, "steady_start": STEADY_AFTER}],
-                    "gaps": [],
-                })
-    assert len(files) == 2 * n_notes * len(SNRS)
+    notes = [(tone, m) for tone in ("sine", "pluck") for m in range(SYNTH_LOW, SYNTH_HIGH + 1)]
+    notes += [(tone, m) for tone in ("sine", "pluck") for m in PIANO_NOTES]
+    for tone, m in notes:
+        # Each note appears at both rates: sines at 44.1 kHz on even notes, plucks on odd ones.
+        fs = 44100 if (m % 2 == 0) == (tone == "sine") else 48000
+        detune = rng.uniform(-40, 40)
+        f1 = midi_to_hz(m + detune / 100.0)
+        B = 10 ** rng.uniform(-5, -4)
+        if m in PIANO_NOTES:
+            B = 10 ** rng.uniform(math.log10(PIANO_B[0]), math.log10(PIANO_B[1]))
+        n = int(SYNTH_SECONDS * fs)
+        clean = sine(f1, n, fs, rng) if tone == "sine" else pluck(f1, n, fs, rng, B)
+        for snr in SNRS:
+            if snr is None:
+                x, sigma = clean, 0.0
+            else:
+                x, sigma = add_noise(clean, snr, fs, rng, STEADY_AFTER)
+            name = f"synth/{tone}_{note_label(m)}_{fs // 1000}k_{'clean' if snr is None else f'{snr}dB'}.wav"
+            write_wav(os.path.join(root, name), x, fs)
+            files.append({
+                "file": name, "set": "synthetic", "tone": tone, "midi": m, "fs": fs, "snr": snr,
+                "noise_sigma": sigma, "amplitude": SIGNAL_PEAK if tone == "sine" else None,
+                "inharmonicity": B if tone == "pluck" else 0.0, "detune_cents": detune,
+                "duration": n / fs,
+                "segments": [{"start": 0.0, "end": n / fs, "f1": f1, "steady_start": STEADY_AFTER}],
+                "gaps": [],
+            })
+    assert len(files) == 2 * len(SYNTH_MIDIS) * len(SNRS)
 
 
 def build_missing_fundamental(root, rng, files):

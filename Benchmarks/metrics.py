@@ -165,7 +165,7 @@ def bad_frames_per_note(results, entries):
     return {m: pct(b, n) if n else 100.0 for m, (b, n) in per.items()}
 
 
-GAP_MARGIN = 0.45  # s; longer than any tracker's look-back (ours ≤ 2·6 periods of 29 Hz = 0.41 s; aubio/pYIN 93 ms)
+GAP_MARGIN = 0.45  # s; longer than any tracker's look-back (ours ≤ 2·6 periods of the note, E1 in the sequences: 0.29 s; aubio/pYIN 93 ms)
 
 
 def sequences(results, entries):

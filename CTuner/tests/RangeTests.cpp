@@ -75,8 +75,9 @@ TEST(engineReadsAStruckPianoA0WithInharmonicPartialsWithinHalfACent) {
     // B of a piano's lowest strings: about 3·10⁻⁴ (a concert grand) to 10⁻³ (a small upright) —
     // Fletcher & Rossing, The Physics of Musical Instruments (2nd ed., 1998), §12.5 on inharmonicity,
     // and the measured B-versus-frequency curves of several pianos down to A0 at
-    // welltemperedtune.com/tuning/bvalues. Its partials then run sharp: the 10th by 1200·log2(
-    // 10·sqrt((1+100B)/(1+B)))/10 ≈ 26 ¢ (B = 5·10⁻⁴) to 51 ¢ (B = 10⁻³); the first partial is the note.
+    // welltemperedtune.com/tuning/bvalues. Its partials then run sharp: the 10th lies
+    // 1200·log2(sqrt((1+100B)/(1+B))) = 42 ¢ (B = 5·10⁻⁴) to 82 ¢ (B = 10⁻³) above 10·f1; the first
+    // partial is the note.
     for (double B : {3e-4, 5e-4, 1e-3}) {
         for (double fs : {44100.0, 48000.0}) {
             std::size_t pitched = 0;

@@ -83,6 +83,7 @@ enum HelpText {
         lines.append("  tuner --file e4.wav --expect E4 --temperament werck3.scl")
         lines.append("  tuner --transpose Bb --names german")
         lines.append("  tuner --tuning guitar --capo 2 --offsets \"0 -2 0 0 -1.5 0\"")
+        lines.append("  tuner --file a0.wav --expect A0 --stretch piano")
         return lines.joined(separator: "\n") + "\n"
     }
 

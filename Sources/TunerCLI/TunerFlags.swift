@@ -184,8 +184,8 @@ enum TunerFlags {
         OptionDefinition(
             long: "stretch", short: nil, valueName: "curve", example: "piano",
             help: "Targets follow a stretch curve: none, or piano (octaves widened as a piano is tuned, from its "
-                + "strings' inharmonicity: A0 \(TunerFlags.signed(PianoStretch.cents(atMIDI: 21))) ¢, C8 "
-                + "\(TunerFlags.signed(PianoStretch.cents(atMIDI: 108))) ¢; A4 keeps --a4).",
+                + "strings' inharmonicity: A0 \(PianoStretch.label(atMIDI: 21)) ¢, C8 \(PianoStretch.label(atMIDI: 108)) ¢; "
+                + "A4 keeps --a4; see --list-tunings).",
             defaultText: { $0.stretch.rawValue },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let stretch = Stretch(rawValue: value.lowercased()) else {
@@ -348,12 +348,6 @@ enum TunerFlags {
     /// 3 → "3", 0.1 → "0.1", 442.5 → "442.5".
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    /// -17.3 → "−17.3", 28.9 → "+28.9": cents with their sign, to a tenth.
-    static func signed(_ cents: Double) -> String {
-        let tenths = (cents * 10).rounded() / 10
-        return (tenths < 0 ? "−" : "+") + String(format: "%.1f", abs(tenths))
     }
 
     static func range(_ bounds: ClosedRange<Double>) -> String {

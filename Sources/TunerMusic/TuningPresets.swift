@@ -62,6 +62,10 @@ extension Tuning {
                      + ", or a signed number of semitones.")
         lines.append("Note names (--names): " + NoteNames.allCases.map { "\($0.rawValue) (" + $0.pitchClasses.joined(separator: " ") + ")" }
                         .joined(separator: "; ") + ".")
+        let keys = stride(from: 21, through: 105, by: 12).map { ($0, Note(midi: $0).description) } + [(108, "C8")]
+        lines.append("Stretch (--stretch piano), cents from equal temperament: "
+                     + keys.map { "\($0.1) \(PianoStretch.label(atMIDI: $0.0))" }
+                        .joined(separator: ", ") + ".")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -120,13 +120,55 @@ import TunerTestSupport
         #expect(abs(Double(cents.split(separator: ":")[1])! - 2) < 0.05, "\(line)")
     }
 
+    /// A piano's A0 (27.5 Hz), the lowest note the engine reads (issue 14, item 6).
+    @Test func aPianosA0ReadsWithinATenthOfACentAsASineAndHalfACentStruck() throws {
+        let sine = try dir.write("a0-sine.wav", [Synth.sine(Hertz(27.5), seconds: 2.5, sampleRate: 48_000)], rate: 48_000,
+                                 format: .init(.wav, .pcm24))
+        let run = try TunerBinary.run(["--file", sine, "--expect", "A0", "--tolerance", "0.1"])
+        #expect(run.status == 0 && run.stdout.hasPrefix("A0 in tune: "), "\(run.stdout)\(run.stderr)")
+        // A struck bass string: 40 partials up to 1.2 kHz, B = 5·10⁻⁴ and 10⁻³ (a piano's lowest strings:
+        // 3·10⁻⁴ … 10⁻³, Fletcher & Rossing ch. 12), its 20th partial 157 ¢ / 290 ¢ above 20·f1.
+        for B in [5e-4, 1e-3] {
+            let pluck = Synth.Pluck(frequency: Hertz(27.5), inharmonicity: B, partials: 40, decay: 4)
+            let path = try dir.write("a0-pluck-\(B).wav", [pluck.render(seconds: 3, sampleRate: 44_100)], rate: 44_100,
+                                     format: .init(.wav, .pcm24))
+            let struck = try TunerBinary.run(["--file", path, "--expect", "A0", "--tolerance", "0.5"])
+            #expect(struck.status == 0 && struck.stdout.hasPrefix("A0 in tune: "), "B \(B): \(struck.stdout)\(struck.stderr)")
+        }
+    }
+
+    /// `--stretch piano`: a sine at A0 − 17.3 ¢ and at C8 + 28.9 ¢ (the curve's ends) are in tune with it,
+    /// out of tune without it; the JSON Lines target frequency follows it.
+    @Test func pianoStretchMovesTheTargetsItNames() throws {
+        for (note, midi) in [("A0", 21), ("C8", 108)] {
+            let cents = PianoStretch.cents(atMIDI: midi)
+            let frequency = Note(midi: midi).frequency(a4: Hertz(440)).value * exp2(cents / 1200)
+            let path = try sine(frequency, "\(note)-stretched.wav")
+            let stretched = try TunerBinary.run(["--file", path, "--expect", note, "--stretch", "piano", "--tolerance", "0.5"])
+            #expect(stretched.status == 0 && stretched.stdout.hasPrefix("\(note) in tune: "), "\(stretched.stdout)\(stretched.stderr)")
+            let plain = try TunerBinary.run(["--file", path, "--expect", note, "--tolerance", "0.5"])
+            #expect(plain.status == 1, "\(plain.stdout)")
+            let flatOrSharp = cents < 0 ? "flat" : "sharp"
+            #expect(plain.stdout.hasPrefix("expected \(note): \(String(abs((cents * 10).rounded() / 10))) cents \(flatOrSharp)"),
+                    "\(plain.stdout)")
+            // JSON Lines: every reading names the note and its cents from the stretched target.
+            let jsonl = try TunerBinary.run(["--file", path, "--output", "jsonl", "--stretch", "piano"])
+            let pitched = try JSONReading.all(jsonl.stdout).filter { $0.time > 0.5 && $0.note != nil }
+            #expect(!pitched.isEmpty && pitched.allSatisfy { $0.note == note && abs($0.cents ?? 99) < 0.1 }, "\(note)")
+        }
+        let bad = try TunerBinary.run(["--file", "x.wav", "--stretch", "guitar"])
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: Invalid value 'guitar' for '--stretch <curve>': must be one of none, piano."))
+        let edo = try TunerBinary.run(["--file", "x.wav", "--stretch", "piano", "--temperament", "19edo"])
+        #expect(edo.status == 64 && edo.stderr.hasPrefix("Error: '--stretch' needs a temperament of 12 notes"))
+    }
+
     @Test func helpAndListingNameTheTuningSystems() throws {
         let help = try TunerBinary.run(["--help"]).stdout
-        for flag in ["--temperament", "--root", "--kbm", "--transpose", "--capo", "--names", "--offsets"] {
+        for flag in ["--temperament", "--root", "--kbm", "--transpose", "--capo", "--names", "--offsets", "--stretch"] {
             #expect(help.contains(flag), "\(flag) missing from --help")
         }
         let list = try TunerBinary.run(["--list-tunings"]).stdout
-        for name in Temperament.builtIns.map(\.name) + ["19edo", "german", "solfege", "Bb"] {
+        for name in Temperament.builtIns.map(\.name) + ["19edo", "german", "solfege", "Bb", "--stretch piano"] {
             #expect(list.contains(name), "\(name) missing from --list-tunings")
         }
     }

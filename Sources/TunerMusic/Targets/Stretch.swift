@@ -74,6 +74,12 @@ public enum PianoStretch {
         return offsets
     }()
 
+    /// The offset of MIDI note `midi` as shown in help and listings: "−17.3", "+28.9" (tenths of a cent).
+    public static func label(atMIDI midi: Int) -> String {
+        let tenths = (cents(atMIDI: midi) * 10).rounded() / 10
+        return (tenths < 0 ? "−" : "+") + String(abs(tenths))
+    }
+
     /// The keyboard: A0 (MIDI 21) … C8 (MIDI 108). Notes beyond it keep the offset of its end.
     public static let keys = 21...108
 
