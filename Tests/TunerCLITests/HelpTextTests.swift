@@ -13,9 +13,9 @@ import Testing
            [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
            [--expect <note>] [--temperament <name|file>] [--root <note>]
            [--kbm <file>] [--transpose <key>] [--capo <fret>] [--names <scheme>]
-           [--offsets <cents>] [--tone <note>] [--duration <seconds>]
-           [--tone-timbre <timbre>] [--playback-device <name>] [--chime]
-           [--plot <file.svg>]
+           [--stretch <curve>] [--offsets <cents>] [--tone <note>]
+           [--duration <seconds>] [--tone-timbre <timbre>]
+           [--playback-device <name>] [--chime] [--plot <file.svg>]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
@@ -84,6 +84,10 @@ import Testing
                               (B♭ is B, B is H) or solfege (fixed do: Do Re Mi Fa
                               Sol La Si). --expect, --tuning and --root accept them
                               as well as English names. (default: english)
+      --stretch <curve>       Targets follow a stretch curve: none, or piano
+                              (octaves widened as a piano is tuned, from its
+                              strings' inharmonicity: A0 −17.3 ¢, C8 +28.9 ¢; A4
+                              keeps --a4; see --list-tunings). (default: none)
       --offsets <cents>       With --tuning: cents added to each string's target,
                               one per string in string order, -50…50 in steps of 0.1
                               (a sweetened tuning), e.g. "0 -2 0 0 -1.5 0".
@@ -165,6 +169,7 @@ import Testing
       tuner --file e4.wav --expect E4 --temperament werck3.scl
       tuner --transpose Bb --names german
       tuner --tuning guitar --capo 2 --offsets "0 -2 0 0 -1.5 0"
+      tuner --file a0.wav --expect A0 --stretch piano
 
     """
 
