@@ -15,7 +15,7 @@
  * note names, the reference pitch (A4) and cents are the Swift side's (TunerMusic).
  *
  * Buffer lengths (fs = sample rate, f = the note's frequency):
- *  - period decision: 3.5 periods of min_frequency (135 ms at the default 26 Hz), low-pass filtered
+ *  - period decision: 3.5 periods of min_frequency (132 ms at the default 26.5 Hz), low-pass filtered
  *    (a 31-tap FIR at 44.1/48 kHz) and decimated to 20–24 kHz;
  *  - frequency: frames of L = min(max(6·fs/f, 0.032·fs), 6·fs/min_frequency) samples. A held note is
  *    measured over 2L samples (its effective window N for a Cramér–Rao comparison); a new note
@@ -52,7 +52,7 @@ typedef void (*ct_result_callback)(ct_result result, void *context);
 
 typedef struct ct_config {
     double sample_rate;   /**< Hz, 8000…192000. */
-    double min_frequency; /**< Lowest fundamental searched, Hz (default 26, below A0 = 27.5). */
+    double min_frequency; /**< Lowest fundamental searched, Hz (default 26.5, below A0 = 27.5). */
     double max_frequency; /**< Highest fundamental searched, Hz (default 4200, above C8). */
     double gate_db;       /**< Noise gate: windows quieter than this RMS (dBFS) give no pitch (default −60). */
     double hop_seconds;   /**< Time between results (default 0.01 s → 100 results/s). */

@@ -14,7 +14,7 @@ namespace ctuner {
 constexpr double kDecimatedRateFloor = 20000.0;
 /// The long NSDF window, in periods of the lowest note: McLeod and Wyvill's NSDF needs two periods for
 /// a key maximum at the period; 3.5 leaves room for the 0.85 rule to find it when a strong 2nd
-/// partial makes the half period the higher maximum (135 ms at the default 26 Hz floor).
+/// partial makes the half period the higher maximum (132 ms at the default 26.5 Hz floor).
 constexpr double kLongWindowPeriods = 3.5;
 /// The short NSDF window: the newest 45 ms, which hear only the new string soon after a string change
 /// (BENCHMARKS.md, "Octave errors on attacks": B0→B1, the short window cannot see B0's period).

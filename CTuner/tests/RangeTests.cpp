@@ -58,9 +58,15 @@ TEST(defaultRangeReachesUnderA0WithItsWindowsSizedForIt) {
     ct_config_default(&c, 48000);
     CHECK(c.min_frequency < kA0 * std::pow(2.0, -50.0 / 1200) && c.min_frequency > 25.96,
           "min_frequency %g Hz: not between G#0 (25.96 Hz) and A0 − 50 ¢", c.min_frequency);
-    const Geometry g(c);
-    CHECK(double(g.maxLag) >= g.fsDecimated / (kA0 * 0.97), "max lag %zu misses A0's period", g.maxLag);
-    CHECK(double(g.nsdfWindow) >= kLongWindowPeriods * g.fsDecimated / kA0, "long window %zu under 3.5 A0 periods", g.nsdfWindow);
+    for (double fs : {44100.0, 48000.0, 96000.0}) {
+        ct_config_default(&c, fs);
+        const Geometry g(c);
+        CHECK(double(g.maxLag) >= g.fsDecimated / (kA0 * 0.97), "max lag %zu misses A0's period", g.maxLag);
+        CHECK(double(g.nsdfWindow) >= kLongWindowPeriods * g.fsDecimated / kA0, "long window %zu under 3.5 A0 periods", g.nsdfWindow);
+        // The floor's other bound: the long NSDF's FFT stays 4096 points (8192 cost 28 % more CPU).
+        CHECK(nextPow2(g.nsdfWindow + g.maxLag + 1) == 4096, "at %g Hz the NSDF's FFT is %zu points", fs,
+              nextPow2(g.nsdfWindow + g.maxLag + 1));
+    }
 }
 
 TEST(engineReadsAnA0SineWithinATenthOfACent) {

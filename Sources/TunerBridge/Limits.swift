@@ -5,7 +5,7 @@ public enum Limits {
     /// Sample rates the engine accepts, in Hz (`ct_config.sample_rate`; `ct_engine_create` refuses others).
     public static let sampleRate = 8_000...192_000
     /// The fundamentals searched, in Hz (`ct_config.min_frequency`/`max_frequency`, the engine's
-    /// defaults in `ct_config_default`): 26 Hz is under A0 (27.5 Hz, a piano's lowest key) with room for
-    /// A0 tuned flat to a stretch curve, 4200 Hz over C8 (4186 Hz, a piano's top key).
-    public static let frequency = 26.0...4200.0
+    /// defaults in `ct_config_default`): 26.5 Hz is under A0 (27.5 Hz, a piano's lowest key) with room for
+    /// A0 tuned flat to a stretch curve (why 26.5: `kDefaultMinFrequency` in ctuner_api.cpp), 4200 Hz over C8 (4186 Hz, a piano's top key).
+    public static let frequency = 26.5...4200.0
 }
