@@ -1,148 +1,211 @@
-/// Turns the per-hop readings into settled-note events: it reports a note once, when it has been
-/// held steady, the way a run tracker announces a finished split and not the split in progress.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns the per-hop readings into settled-note events: one event per note the player makes (a
+/// pluck, a bow stroke, a held tone), the way a player hears it, whatever its pitch does while it
+/// sounds.
 ///
-/// A note settles at the first reading where
-/// - it has been sounding for `window` seconds: readings of the same note (in a tuning, the same
-///   target string and the same nearest note, so an octave slip is a different note) since then, with no break of `gap` seconds or more (shorter breaks — a dropped
-///   reading, a stray octave — are skipped over);
-/// - at least `coverage` of the readings in the last `window` seconds are of that note; and
-/// - all of those lie within ±`spread` of their median.
+/// **Notes.** A note starts at the start of the input and at each onset (`OnsetDetector`: the input
+/// level jumping up, as a pluck or a re-attack does). Within one note there is at most one event,
+/// however its pitch sinks while it decays, wavers under a bow or a vibrato, drops out at the gate
+/// or slips an octave as the fundamental fades under its 2nd partial: every reading is folded into
+/// the octave the note started in (a reading an octave or two off counts as the note). Only a real
+/// change of pitch gives a second event in the same note: the median of the last `window` moving
+/// `rearmDistance` or more from the settled value (a peg turned while the string rings, a slur to
+/// another note), or, with a tuning, the readings going to another string (a string locked with
+/// keys 1…9). The next event then needs the new pitch to settle again.
 ///
-/// It then reports nothing more until it is re-armed by a change lasting at least `gap`
-/// seconds: the pitch going away, another note or string, or the pitch moving more than
-/// `rearmDistance` from the settled value (a peg being turned while the string rings). So a held
-/// note gives one event, never one per reading, and each new pluck, note or peg position one more.
+/// **Settling.** A note settles at the first reading where, over the last `window` seconds (a
+/// plucked or steady note) or, failing that, the last `waverWindow` seconds (a bowed or sung note
+/// with a waver or vibrato, whose centre takes longer to find):
+/// - it has been sounding that long, and at least `coverage` of the readings are pitched;
+/// - 90 % of them lie within ±`spread` (resp. ±`waverSpread`) of their median; and
+/// - the medians of the window's two halves differ by at most `drift` (resp. `waverDrift`), so a
+///   pluck still sinking from its sharp attack, or a peg still turning, is not steady yet.
+///
+/// The event's value is the median over that window: the pitch of the steady part, or the centre
+/// of the waver, which is what the player should act on.
 ///
 /// Synchronous and deterministic: feed it readings in order (`SettledNotes` does this for a stream).
 public struct SettleDetector: Sendable {
-    /// How long a note must be held steady.
+    /// How long a plucked or steady note must be steady: 0.4 s, so that a note of 0.4 s of steady
+    /// sound (the shortest) settles. Guards against announcing a note before its steady
+    /// part; measured on the 1 s electric guitar notes of the real recordings (public half), whose
+    /// steady part after the attack is 0.6–0.8 s long.
     public var window: Double
-    /// How far from the window's median each reading of the note may be.
+    /// How far 90 % of a steady window's readings may lie from its median: ±6 ¢. The public half of
+    /// the real recordings: a bowed contrabass A2 wanders ±4 ¢ (no event with the old ±2 ¢); a
+    /// cello C5 with vibrato spreads ±8…23 ¢ and so needs the waver window, whose longer median finds
+    /// its centre.
     public var spread: Cents
-    /// The share of the window's readings that must be of the note.
+    /// How far the medians of a steady window's halves may differ: 3 ¢. Guards against settling on
+    /// a pluck still sinking from its sharp attack (a pizzicato cello C2 sinks 20 ¢ in its first
+    /// 0.5 s, public recordings) while letting a bowed contrabass (halves within ±2.4 ¢) settle.
+    public var drift: Cents
+    /// The longer window for a note with a waver or vibrato: 1 s, about four cycles of a 4 Hz
+    /// vibrato, so the median is the centre, not a peak.
+    public var waverWindow: Double
+    /// How far 90 % of a waver window's readings may lie from its median: ±30 ¢, a wide vibrato;
+    /// beyond that the readings are not one pitch (a glide, a change of note).
+    public var waverSpread: Cents
+    /// How far the medians of the waver window's halves may differ: 6 ¢. The cello C5 with
+    /// vibrato (public recordings): its 1 s centre moves ±5 ¢, halves differ up to 10 ¢.
+    public var waverDrift: Cents
+    /// The share of a window's readings that must have a pitch: 0.5, so brief gate dropouts and
+    /// lost readings do not stop a note from settling, while a pitch heard now and then does not.
     public var coverage: Double
-    /// Breaks shorter than this do not end a note; changes at least this long re-arm.
-    public var gap: Double
-    /// How far the pitch must move from a settled value to count as a change.
+    /// How far the pitch must move from the settled value, within one note, to count as a new
+    /// pitch: 20 ¢. Guards against a note being announced again while it sinks or wavers: the
+    /// public real recordings move up to 8 ¢ within one bow stroke (a cello C3, held), the renders
+    /// … ; a peg turned while the string rings moves it further (and a new pluck is an onset).
     public var rearmDistance: Cents
+    /// Finds the onsets that start new notes.
+    public var onsets: OnsetDetector
 
-    /// What is being held: the note cents are measured from (the target string's in a tuning),
-    /// the target string, and the nearest note heard.
+    /// The target string of a reading with a tuning.
     private struct Key: Equatable {
         var note: Note
-        var stringIndex: Int?
-        var heard: Note
+        var stringIndex: Int
     }
 
     private struct Sample {
         var time: Double
-        var key: Key?
-        var cents: Double
+        /// MIDI cents (note × 100 + cents), folded into the note's octave; nil without a pitch.
+        var pitch: Double?
+        /// How many octaves the reading was folded by (0: in the note's own octave).
+        var fold: Int
         var frequency: Double
+        var key: Key?
     }
 
-    /// Every reading of the last `window` seconds, oldest first.
+    /// The readings of the current note within the last `waverWindow`, oldest first.
     private var recent: [Sample] = []
-    /// The note being held, since when, and when it was last heard.
-    private var held: (key: Key, since: Double, lastHeard: Double)?
-    /// Another note heard since `since`, that takes over if the held one does not come back.
-    private var contender: (key: Key, since: Double, lastHeard: Double)?
-    /// The last event, until re-armed.
-    private var lastEvent: (key: Key, cents: Double)?
-    /// When the current change away from `lastEvent` began.
-    private var changeSince: Double?
+    /// The pitch the note's octave is taken from (MIDI cents): its first reading, then its settled value.
+    private var reference: Double?
+    /// When the current note first had a pitch.
+    private var pitchedSince: Double?
+    /// The target string of the note's latest reading in its own octave.
+    private var noteKey: Key?
+    /// The last event of this note (its value in MIDI cents and its string), until re-armed.
+    private var lastEvent: (value: Double, key: Key?)?
 
-    /// The default spread is ±2 ¢: with ±1.5 ¢ a General MIDI steel-string guitar's G3 (FluidR3,
-    /// rendered by fluidsynth), whose readings wander ±2 ¢ while it rings, never settled.
-    public init(window: Double = 0.5, spread: Cents = Cents(2), coverage: Double = 0.5, gap: Double = 0.1,
-                rearmDistance: Cents = Cents(5)) {
+    public init(window: Double = 0.4, spread: Cents = Cents(6), drift: Cents = Cents(3),
+                waverWindow: Double = 1.0, waverSpread: Cents = Cents(30), waverDrift: Cents = Cents(6),
+                coverage: Double = 0.5, rearmDistance: Cents = Cents(20), onsets: OnsetDetector = OnsetDetector()) {
         self.window = window
         self.spread = spread
+        self.drift = drift
+        self.waverWindow = waverWindow
+        self.waverSpread = waverSpread
+        self.waverDrift = waverDrift
         self.coverage = coverage
-        self.gap = gap
         self.rearmDistance = rearmDistance
+        self.onsets = onsets
     }
 
     /// Takes the next reading (with its target string when a tuning is set) and returns the event
-    /// when a note settles at this reading, else nil.
-    public mutating func process(_ reading: Reading, target: TargetReading? = nil) -> SettledNote? {
+    /// when a note settles at this reading, else nil. An `ignored` reading (the tuner is speaking)
+    /// counts as having no pitch and its level is not looked at, so the tuner's own voice neither
+    /// settles nor starts a note.
+    public mutating func process(_ reading: Reading, target: TargetReading? = nil, ignored: Bool = false) -> SettledNote? {
         let time = reading.time
-        var sample = Sample(time: time, key: nil, cents: 0, frequency: 0)
-        if let pitch = reading.pitch {
-            if let target {
-                sample.key = Key(note: target.note, stringIndex: target.stringIndex, heard: pitch.note)
-                sample.cents = target.rawCents.value
-            } else {
-                sample.key = Key(note: pitch.note, stringIndex: nil, heard: pitch.note)
-                sample.cents = pitch.rawCents.value
-            }
-            sample.frequency = pitch.frequency.value
+        if !ignored, onsets.process(time: time, level: reading.level.value) { startNote() }
+        var sample = Sample(time: time, pitch: nil, fold: 0, frequency: 0, key: nil)
+        if !ignored, let pitch = reading.pitch {
+            var value = Double(pitch.note.midi) * 100 + pitch.rawCents.value
+            let reference = self.reference ?? value
+            self.reference = reference
+            let fold = Int(((value - reference) / 1200).rounded())
+            value -= Double(fold) * 1200
+            sample.pitch = value
+            sample.fold = fold
+            sample.frequency = pitch.frequency.value * exp2(-Double(fold))
+            sample.key = target.map { Key(note: $0.note, stringIndex: $0.stringIndex) }
+            if fold == 0, let key = sample.key { noteKey = key }
+            if pitchedSince == nil { pitchedSince = time }
         }
         recent.append(sample)
-        while let first = recent.first, first.time < time - window - 1e-9 { recent.removeFirst() }
+        while let first = recent.first, first.time < time - waverWindow - 1e-9 { recent.removeFirst() }
 
-        track(sample)
-        rearm(sample)
-
-        guard lastEvent == nil, let held, sample.key == held.key,
-              time - held.since >= window - 1e-9 else { return nil }
-        let inWindow = recent.filter { $0.time >= time - window - 1e-9 }
-        let ofNote = inWindow.filter { $0.key == held.key }
-        guard Double(ofNote.count) >= coverage * Double(inWindow.count) else { return nil }
-        let median = Self.median(ofNote.map(\.cents))
-        guard ofNote.allSatisfy({ abs($0.cents - median) <= spread.value }) else { return nil }
-        lastEvent = (held.key, median)
-        changeSince = nil
-        return SettledNote(time: time, start: ofNote[0].time, note: held.key.note, stringIndex: held.key.stringIndex,
-                           frequency: Hertz(Self.median(ofNote.map(\.frequency))), cents: Cents(median),
-                           tolerance: reading.tolerance)
+        if let last = lastEvent {
+            guard changed(from: last, at: time) else { return nil }
+            lastEvent = nil
+        }
+        guard let since = pitchedSince else { return nil }
+        for (length, spread, drift) in [(window, spread, drift), (waverWindow, waverSpread, waverDrift)] {
+            guard time - since >= length - 1e-9 else { continue }
+            let inWindow = recent.filter { $0.time >= time - length - 1e-9 }
+            guard let median = Self.steadyMedian(inWindow, at: time, length: length, coverage: coverage,
+                                                 spread: spread.value, drift: drift.value) else { continue }
+            let pitched = inWindow.filter { $0.pitch != nil }
+            let key = Self.mostCommon(pitched.filter { $0.fold == 0 }.compactMap(\.key)) ?? noteKey
+                ?? Self.mostCommon(pitched.compactMap(\.key))
+            lastEvent = (median, key)
+            reference = median
+            let note = key?.note ?? Note(midi: Int((median / 100).rounded()))
+            return SettledNote(time: time, start: inWindow[0].time, note: note, stringIndex: key?.stringIndex,
+                               frequency: Hertz(Self.median(pitched.map(\.frequency))),
+                               cents: Cents(median - Double(note.midi) * 100), tolerance: reading.tolerance)
+        }
+        return nil
     }
 
     /// Forgets everything, as at the start of a new input.
     public mutating func reset() {
+        onsets.reset()
+        startNote()
+    }
+
+    /// A new note: what was heard before belongs to the last one.
+    private mutating func startNote() {
         recent.removeAll(keepingCapacity: true)
-        held = nil
-        contender = nil
+        reference = nil
+        pitchedSince = nil
+        noteKey = nil
         lastEvent = nil
-        changeSince = nil
     }
 
-    /// Follows which note is being held, skipping breaks shorter than `gap`.
-    private mutating func track(_ sample: Sample) {
-        if let key = sample.key, key == held?.key {
-            held?.lastHeard = sample.time
-            contender = nil
-            return
-        }
-        if let key = sample.key {
-            if contender?.key == key { contender?.lastHeard = sample.time } else { contender = (key, sample.time, sample.time) }
-        } else if let other = contender, sample.time - other.lastHeard >= gap - 1e-9 {
-            contender = nil  // the other note went away again without taking over
-        }
-        if let current = held, sample.time - current.lastHeard < gap - 1e-9 { return }
-        // The held note is gone: the contender, if it is what sounds now, takes over from its start.
-        if let contender, contender.key == sample.key, sample.key != nil {
-            held = (contender.key, contender.since, sample.time)
-            self.contender = nil
-        } else {
-            held = nil
-        }
+    /// True when the note has moved on from its last event: over the last `window`, the median pitch
+    /// is `rearmDistance` or more from it, or (with a tuning) the readings in the note's own octave
+    /// have gone to another string.
+    private func changed(from last: (value: Double, key: Key?), at time: Double) -> Bool {
+        let inWindow = recent.filter { $0.time >= time - window - 1e-9 }
+        let pitched = inWindow.compactMap(\.pitch)
+        guard !inWindow.isEmpty, Double(pitched.count) >= coverage * Double(inWindow.count) else { return false }
+        if abs(Self.median(pitched) - last.value) >= rearmDistance.value { return true }
+        guard let string = last.key?.stringIndex else { return false }
+        let elsewhere = inWindow.filter { $0.fold == 0 && $0.key != nil && $0.key?.stringIndex != string }
+        return Double(elsewhere.count) >= coverage * Double(inWindow.count)
     }
 
-    /// Re-arms once a change from the last event (no pitch, other note, moved pitch) has lasted `gap`.
-    private mutating func rearm(_ sample: Sample) {
-        guard let last = lastEvent else { return }
-        let same = sample.key == last.key && abs(sample.cents - last.cents) <= rearmDistance.value
-        if same {
-            changeSince = nil
-            return
+    /// The median pitch of a window that is steady (see the type's description), else nil.
+    private static func steadyMedian(_ window: [Sample], at time: Double, length: Double, coverage: Double,
+                                     spread: Double, drift: Double) -> Double? {
+        let pitched = window.compactMap(\.pitch)
+        guard !window.isEmpty, Double(pitched.count) >= coverage * Double(window.count) else { return nil }
+        let median = Self.median(pitched)
+        let deviations = pitched.map { abs($0 - median) }.sorted()
+        guard deviations[Int(0.9 * Double(deviations.count - 1))] <= spread + 1e-9 else { return nil }
+        let middle = time - length / 2
+        let first = window.filter { $0.time < middle }.compactMap(\.pitch)
+        let second = window.filter { $0.time >= middle }.compactMap(\.pitch)
+        guard !first.isEmpty, !second.isEmpty,
+              abs(Self.median(second) - Self.median(first)) <= drift + 1e-9 else { return nil }
+        return median
+    }
+
+    private static func mostCommon(_ keys: [Key]) -> Key? {
+        var best: (key: Key, count: Int)?
+        for key in keys {
+            let count = keys.filter { $0 == key }.count
+            if count > (best?.count ?? 0) { best = (key, count) }
         }
-        let since = changeSince ?? sample.time
-        changeSince = since
-        if sample.time - since >= gap - 1e-9 {
-            lastEvent = nil
-            changeSince = nil
-        }
+        return best?.key
     }
 
     static func median(_ values: [Double]) -> Double {

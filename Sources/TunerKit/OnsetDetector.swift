@@ -1,0 +1,64 @@
+/// Finds the start of a new note (a pluck, a re-attack, a new bow stroke) in the readings' input
+/// level: the level rising well above what it was a moment before.
+///
+/// A reading is an onset when its level is at least `rise` above the loudest reading between
+/// `lookback` and `riseTime` seconds before it. Comparing with the loudest, not the quietest,
+/// earlier reading is what keeps a decaying note's level from counting when it recovers from a dip
+/// (stereo phase cancellation, beating partials) or flickers at the gate: it only gets back to where
+/// it was. After an onset no other is reported until the level has stopped rising for `riseTime`,
+/// so one attack — whose level climbs while the engine's window fills — is one onset.
+///
+/// The first reading it is given is not an onset (there is nothing to compare with); the caller
+/// treats the start of the input as the start of a note.
+public struct OnsetDetector: Sendable {
+    /// How far (dB) the level must rise above the loudest reading of the lookback.
+    ///
+    /// 6 dB: on the public half of the real recordings (see `Benchmarks/settle_report.py`) the
+    /// largest rise within one note after its attack was 3.5 dB (a pizzicato cello's level coming
+    /// back from a dip), bowed notes 1.6 dB; a re-pluck of a string that has rung for 1.5 s (decay
+    /// 0.8 s, `SettleDetectorTests`) rises 9+ dB. Guards against a swell or a dip's recovery being
+    /// taken for a new note (repeat announcements) and against re-plucks being missed.
+    public var rise: Double
+    /// The earliest of the earlier readings compared with (seconds before this one).
+    ///
+    /// 0.5 s: a dip narrower than this that comes back up is not an onset (the recovery is compared
+    /// with the level before the dip); a re-pluck more than this after the last one is compared with
+    /// the decayed level just before it.
+    public var lookback: Double
+    /// The latest of the earlier readings compared with, and how long the level must stop rising
+    /// before another onset can be reported. 0.15 s: longer than a pluck's rise as the engine's
+    /// window (up to 0.29 s at 41 Hz, 12 periods) fills is covered by the refractory wait instead.
+    public var riseTime: Double
+
+    private var history: [(time: Double, level: Double)] = []
+    /// While an attack is still rising: its loudest level and when.
+    private var attack: (peak: Double, at: Double)?
+
+    public init(rise: Double = 6, lookback: Double = 0.5, riseTime: Double = 0.15) {
+        self.rise = rise
+        self.lookback = lookback
+        self.riseTime = riseTime
+    }
+
+    /// Takes the level of the next reading; true when a new note starts at it.
+    public mutating func process(time: Double, level: Double) -> Bool {
+        history.append((time, level))
+        while let first = history.first, first.time < time - lookback - 1e-9 { history.removeFirst() }
+        if let current = attack {
+            if level > current.peak { attack = (level, time) }
+            else if time - current.at >= riseTime - 1e-9 { attack = nil }
+            if attack != nil { return false }
+        }
+        var loudest = -Double.infinity
+        for entry in history where entry.time <= time - riseTime + 1e-9 { loudest = max(loudest, entry.level) }
+        guard loudest > -Double.infinity, level >= loudest + rise else { return false }
+        attack = (level, time)
+        return true
+    }
+
+    /// Forgets the levels seen, as at the start of a new input.
+    public mutating func reset() {
+        history.removeAll(keepingCapacity: true)
+        attack = nil
+    }
+}
