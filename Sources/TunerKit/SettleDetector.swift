@@ -13,8 +13,9 @@ import Darwin
 /// **Notes.** A note starts at the start of the input and at each onset (`OnsetDetector`: the input
 /// level jumping up, as a pluck or a re-attack does). Within one note there is at most one event,
 /// however its pitch sinks while it decays, wavers under a bow or a vibrato, drops out at the gate
-/// or slips an octave as the fundamental fades under its 2nd partial: every reading is folded into
-/// the octave the note started in (a reading an octave or two off counts as the note). Only a real
+/// or slips to a partial as the fundamental fades: a reading at the 2nd, 3rd or 4th partial of the
+/// pitch the note started on (or at the note an octave or two below it) is folded back onto it, so
+/// the octave comes from the note's start, not its tail. Only a real
 /// change of pitch gives a second event in the same note: the median of the last `window` moving
 /// `rearmDistance` or more from the settled value (a peg turned while the string rings, a slur to
 /// another note), or, with a tuning, the readings going to another string (a string locked with
@@ -27,6 +28,11 @@ import Darwin
 /// - 90 % of them lie within ±`spread` (resp. ±`waverSpread`) of their median; and
 /// - the medians of the window's two halves differ by at most `drift` (resp. `waverDrift`), so a
 ///   pluck still sinking from its sharp attack, or a peg still turning, is not steady yet.
+///
+/// A short note that ends (no pitch for `releaseGap`, or a new onset) without having settled, after
+/// at least `window` seconds of pitch, settles then on all of its readings if 90 % of them lie
+/// within ±`waverSpread` of their median and its halves differ by at most `releaseDrift`: a quick
+/// pizzicato is announced once it has died away.
 ///
 /// The event's value is the median over that window: the pitch of the steady part, or the centre
 /// of the waver, which is what the player should act on.
@@ -64,6 +70,14 @@ public struct SettleDetector: Sendable {
     /// public real recordings move up to 8 ¢ within one bow stroke (a cello C3, held), the renders
     /// … ; a peg turned while the string rings moves it further (and a new pluck is an onset).
     public var rearmDistance: Cents
+    /// How long a note must have had no pitch to count as ended, for a short note to settle on its
+    /// release: 0.2 s, twice the longest dropout inside a note of the public real recordings'
+    /// pizzicato cello (0.1 s)…
+    public var releaseGap: Double
+    /// How far the halves of a short note may differ to settle on its release: 12 ¢. A FluidR3
+    /// pizzicato G3 (0.6 s of pitch, readings ±20 ¢ as it dies) differs 9 ¢; a slide across a
+    /// quarter tone or more does not settle.
+    public var releaseDrift: Cents
     /// Finds the onsets that start new notes.
     public var onsets: OnsetDetector
 
@@ -77,8 +91,8 @@ public struct SettleDetector: Sendable {
         var time: Double
         /// MIDI cents (note × 100 + cents), folded into the note's octave; nil without a pitch.
         var pitch: Double?
-        /// How many octaves the reading was folded by (0: in the note's own octave).
-        var fold: Int
+        /// How many cents the reading was folded by (0: the note's own pitch, not a partial).
+        var fold: Double
         var frequency: Double
         var key: Key?
     }
@@ -93,10 +107,21 @@ public struct SettleDetector: Sendable {
     private var noteKey: Key?
     /// The last event of this note (its value in MIDI cents and its string), until re-armed.
     private var lastEvent: (value: Double, key: Key?)?
+    /// When the note last had a pitch, and whether its release has been looked at since.
+    private var lastPitched: Double?
+    private var releaseTried = false
+
+    /// The intervals (cents) from a note to the partials the engine may slip to as its fundamental
+    /// fades, and back: 2nd, 3rd and 4th partial, and the note 1, 2 octaves or a twelfth below.
+    static let partialIntervals: [Double] = [1200, 1901.955, 2400, -1200, -1901.955, -2400]
+    /// How near a partial's interval a reading must be to be folded: 50 ¢, the reading names that
+    /// partial's note. No peg or slide moves a ringing note by an octave.
+    static let partialTolerance = 50.0
 
     public init(window: Double = 0.4, spread: Cents = Cents(6), drift: Cents = Cents(3),
                 waverWindow: Double = 1.0, waverSpread: Cents = Cents(30), waverDrift: Cents = Cents(6),
-                coverage: Double = 0.5, rearmDistance: Cents = Cents(20), onsets: OnsetDetector = OnsetDetector()) {
+                coverage: Double = 0.5, rearmDistance: Cents = Cents(20), releaseGap: Double = 0.2,
+                releaseDrift: Cents = Cents(12), onsets: OnsetDetector = OnsetDetector()) {
         self.window = window
         self.spread = spread
         self.drift = drift
@@ -105,6 +130,8 @@ public struct SettleDetector: Sendable {
         self.waverDrift = waverDrift
         self.coverage = coverage
         self.rearmDistance = rearmDistance
+        self.releaseGap = releaseGap
+        self.releaseDrift = releaseDrift
         self.onsets = onsets
     }
 
@@ -114,45 +141,73 @@ public struct SettleDetector: Sendable {
     /// settles nor starts a note.
     public mutating func process(_ reading: Reading, target: TargetReading? = nil, ignored: Bool = false) -> SettledNote? {
         let time = reading.time
-        if !ignored, onsets.process(time: time, level: reading.level.value) { startNote() }
+        var released: SettledNote?
+        if !ignored, onsets.process(time: time, level: reading.level.value) {
+            released = release(at: time, tolerance: reading.tolerance)
+            startNote()
+        }
         var sample = Sample(time: time, pitch: nil, fold: 0, frequency: 0, key: nil)
         if !ignored, let pitch = reading.pitch {
             var value = Double(pitch.note.midi) * 100 + pitch.rawCents.value
             let reference = self.reference ?? value
             self.reference = reference
-            let fold = Int(((value - reference) / 1200).rounded())
-            value -= Double(fold) * 1200
+            let fold = Self.partialIntervals.first { abs(value - reference - $0) <= Self.partialTolerance } ?? 0
+            value -= fold
             sample.pitch = value
             sample.fold = fold
-            sample.frequency = pitch.frequency.value * exp2(-Double(fold))
+            sample.frequency = pitch.frequency.value * exp2(-fold / 1200)
             sample.key = target.map { Key(note: $0.note, stringIndex: $0.stringIndex) }
             if fold == 0, let key = sample.key { noteKey = key }
             if pitchedSince == nil { pitchedSince = time }
+            lastPitched = time
+            releaseTried = false
         }
         recent.append(sample)
         while let first = recent.first, first.time < time - waverWindow - 1e-9 { recent.removeFirst() }
+        if let released { return released }
 
         if let last = lastEvent {
             guard changed(from: last, at: time) else { return nil }
             lastEvent = nil
         }
         guard let since = pitchedSince else { return nil }
+        if let last = lastPitched, time - last >= releaseGap - 1e-9 {
+            return release(at: time, tolerance: reading.tolerance)
+        }
         for (length, spread, drift) in [(window, spread, drift), (waverWindow, waverSpread, waverDrift)] {
             guard time - since >= length - 1e-9 else { continue }
             let inWindow = recent.filter { $0.time >= time - length - 1e-9 }
             guard let median = Self.steadyMedian(inWindow, at: time, length: length, coverage: coverage,
                                                  spread: spread.value, drift: drift.value) else { continue }
-            let pitched = inWindow.filter { $0.pitch != nil }
-            let key = Self.mostCommon(pitched.filter { $0.fold == 0 }.compactMap(\.key)) ?? noteKey
-                ?? Self.mostCommon(pitched.compactMap(\.key))
-            lastEvent = (median, key)
-            reference = median
-            let note = key?.note ?? Note(midi: Int((median / 100).rounded()))
-            return SettledNote(time: time, start: inWindow[0].time, note: note, stringIndex: key?.stringIndex,
-                               frequency: Hertz(Self.median(pitched.map(\.frequency))),
-                               cents: Cents(median - Double(note.midi) * 100), tolerance: reading.tolerance)
+            return event(median, over: inWindow, at: time, tolerance: reading.tolerance)
         }
         return nil
+    }
+
+    /// The event of a note that settled on `median` over `window`.
+    private mutating func event(_ median: Double, over window: [Sample], at time: Double,
+                                tolerance: Cents) -> SettledNote {
+        let pitched = window.filter { $0.pitch != nil }
+        let key = Self.mostCommon(pitched.filter { $0.fold == 0 }.compactMap(\.key)) ?? noteKey
+            ?? Self.mostCommon(pitched.compactMap(\.key))
+        lastEvent = (median, key)
+        reference = median
+        let note = key?.note ?? Note(midi: Int((median / 100).rounded()))
+        return SettledNote(time: time, start: window[0].time, note: note, stringIndex: key?.stringIndex,
+                           frequency: Hertz(Self.median(pitched.map(\.frequency))),
+                           cents: Cents(median - Double(note.midi) * 100), tolerance: tolerance)
+    }
+
+    /// A short note that ended without settling: its event, when its readings are one pitch.
+    private mutating func release(at time: Double, tolerance: Cents) -> SettledNote? {
+        guard lastEvent == nil, !releaseTried, let last = lastPitched else { return nil }
+        releaseTried = true
+        let heard = recent.filter { $0.time <= last + 1e-9 }
+        guard let first = heard.first(where: { $0.pitch != nil }), last - first.time >= window - 1e-9 else { return nil }
+        let span = heard.filter { $0.time >= first.time - 1e-9 }
+        guard let median = Self.steadyMedian(span, at: last, length: last - first.time, coverage: coverage,
+                                             spread: waverSpread.value, drift: releaseDrift.value) else { return nil }
+        return event(median, over: span, at: time, tolerance: tolerance)
     }
 
     /// Forgets everything, as at the start of a new input.
@@ -168,6 +223,8 @@ public struct SettleDetector: Sendable {
         pitchedSince = nil
         noteKey = nil
         lastEvent = nil
+        lastPitched = nil
+        releaseTried = false
     }
 
     /// True when the note has moved on from its last event: over the last `window`, the median pitch
