@@ -27,7 +27,10 @@ import Darwin
 /// - it has been sounding that long, and at least `coverage` of the readings are pitched;
 /// - 90 % of them lie within ±`spread` (resp. ±`waverSpread`) of their median; and
 /// - the medians of the window's two halves differ by at most `drift` (resp. `waverDrift`), so a
-///   pluck still sinking from its sharp attack, or a peg still turning, is not steady yet.
+///   pluck still sinking from its sharp attack, or a peg still turning, is not steady yet; for the
+///   waver window the median of its last `window` seconds must also be within `waverDrift` of the
+///   whole window's, so a pitch that went up and came back down (a peg turned past and back) is
+///   not taken for a centre.
 ///
 /// A short note that ends (no pitch for `releaseGap`, or a new onset) without having settled, after
 /// at least `window` seconds of pitch, settles then on all of its readings if 90 % of them lie
@@ -178,7 +181,8 @@ public struct SettleDetector: Sendable {
             guard time - since >= length - 1e-9 else { continue }
             let inWindow = recent.filter { $0.time >= time - length - 1e-9 }
             guard let median = Self.steadyMedian(inWindow, at: time, length: length, coverage: coverage,
-                                                 spread: spread.value, drift: drift.value) else { continue }
+                                                 spread: spread.value, drift: drift.value,
+                                                 latest: length > window ? window : nil) else { continue }
             return event(median, over: inWindow, at: time, tolerance: reading.tolerance)
         }
         return nil
@@ -242,7 +246,7 @@ public struct SettleDetector: Sendable {
 
     /// The median pitch of a window that is steady (see the type's description), else nil.
     private static func steadyMedian(_ window: [Sample], at time: Double, length: Double, coverage: Double,
-                                     spread: Double, drift: Double) -> Double? {
+                                     spread: Double, drift: Double, latest: Double? = nil) -> Double? {
         let pitched = window.compactMap(\.pitch)
         guard !window.isEmpty, Double(pitched.count) >= coverage * Double(window.count) else { return nil }
         let median = Self.median(pitched)
@@ -253,6 +257,10 @@ public struct SettleDetector: Sendable {
         let second = window.filter { $0.time >= middle }.compactMap(\.pitch)
         guard !first.isEmpty, !second.isEmpty,
               abs(Self.median(second) - Self.median(first)) <= drift + 1e-9 else { return nil }
+        if let latest {
+            let last = window.filter { $0.time >= time - latest - 1e-9 }.compactMap(\.pitch)
+            guard !last.isEmpty, abs(Self.median(last) - median) <= drift + 1e-9 else { return nil }
+        }
         return median
     }
 
