@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+/// Runs an `AudioSource` through a `PitchEngine` on a thread of its own and delivers the measurements
+/// as an `AsyncStream`, the only way they cross threads.
+///
+/// Threads: the session's analysis thread reads the source, calls `PitchEngine.process`, and yields
+/// the measurements of each block into the stream once the block is done (together, so that a consumer
+/// waiting for them is woken once per block rather than once per hop). Consumers iterate
+/// `measurements` with `for await` on any task. Nothing musical travels to the analysis thread: A4 and
+/// the tolerance belong to the consumer's `ReadingPipeline` (TunerMusic); only `stop` goes this way.
+public final class TunerSession: Sendable {
+    /// How measurements are buffered between the analysis thread and the consumer.
+    public enum Delivery: Sendable {
+        /// Every measurement, in order (file analysis, JSON Lines).
+        case everyReading
+        /// Only the newest measurement is kept: a live display never lags behind the string.
+        case newestOnly
+    }
+
+    public let measurements: AsyncStream<PitchMeasurement>
+    /// Sample rate and description of the source, for status lines.
+    public let sampleRate: Double
+    public let sourceLabel: String
+
+    private let control: Control
+
+    private final class Control: Sendable {
+        let stopRequested = Atomic<Bool>(false)
+        let outcome = Mutex<(any Error)?>(nil)
+    }
+
+    /// Hands `source` to a new analysis thread and starts it. Throws when the engine cannot be made
+    /// for the source's sample rate.
+    public init(source: sending any AudioSource, configuration: TunerConfiguration = TunerConfiguration(),
+                delivery: Delivery = .everyReading, blockSize: Int = 1024) throws {
+        let control = Control()
+        let (stream, continuation) = AsyncStream<PitchMeasurement>.makeStream(
+            bufferingPolicy: delivery == .newestOnly ? .bufferingNewest(1) : .unbounded)
+        let pending = Pending()
+        let engine = try PitchEngine(sampleRate: source.sampleRate, configuration: configuration) { measurement in
+            pending.measurements.append(measurement)
+        }
+        pending.measurements.reserveCapacity(max(1, blockSize) / max(1, engine.hopSize) + 2)  // a block's
+        self.measurements = stream
+        self.sampleRate = source.sampleRate
+        self.sourceLabel = source.label
+        self.control = control
+        continuation.onTermination = { _ in control.stopRequested.store(true, ordering: .relaxed) }
+
+        let work = Handover(source: source, engine: engine, blockSize: max(1, blockSize), pending: pending)
+        let thread = Thread {
+            // Named from inside: on Linux a name set before `start()` never reached the kernel, and the
+            // thread kept its creator's ("com.apple.root.default-qos"), so `top -H`, `perf` and
+            // /proc/<pid>/task/*/comm could not tell it from Swift's own worker threads.
+            Thread.current.name = "tuner-analysis"
+            work.run(control: control) { measurement in continuation.yield(measurement) }
+            continuation.finish()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Asks the analysis thread to stop after its current block; the stream then finishes.
+    public func stop() { control.stopRequested.store(true, ordering: .relaxed) }
+
+    /// Why the input ended early (e.g. a device error), once the stream has finished; nil at a normal end.
+    public var failure: (any Error)? { control.outcome.withLock { $0 } }
+
+    /// The measurements of the block being processed, filled by the engine's callback.
+    private final class Pending: @unchecked Sendable {
+        var measurements: [PitchMeasurement] = []
+    }
+
+    /// The source and engine, owned by the analysis thread alone once it starts.
+    private final class Handover: @unchecked Sendable {
+        let source: any AudioSource
+        var engine: PitchEngine?
+        let blockSize: Int
+        let pending: Pending
+        init(source: any AudioSource, engine: PitchEngine, blockSize: Int, pending: Pending) {
+            self.source = source
+            self.engine = engine
+            self.blockSize = blockSize
+            self.pending = pending
+        }
+
+        func run(control: Control, deliver: (PitchMeasurement) -> Void) {
+            guard let engine else { return }
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockSize)
+            defer { buffer.deallocate() }
+            do {
+                while !control.stopRequested.load(ordering: .relaxed) {
+                    let count = try source.read(into: buffer)
+                    if count <= 0 { break }
+                    engine.process(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+                    for measurement in pending.measurements { deliver(measurement) }
+                    pending.measurements.removeAll(keepingCapacity: true)
+                }
+            } catch {
+                control.outcome.withLock { $0 = error }
+            }
+            self.engine = nil  // ct_engine_destroy on this thread, before the stream finishes
+        }
+    }
+}

@@ -1,0 +1,283 @@
+import TunerBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns the per-hop readings into settled-note events: one event per note the player makes (a
+/// pluck, a bow stroke, a held tone), the way a player hears it, whatever its pitch does while it
+/// sounds.
+///
+/// **Notes.** A note starts at the start of the input and at each onset (`OnsetDetector`: the input
+/// level jumping up, as a pluck or a re-attack does). Within one note there is at most one event,
+/// however its pitch sinks while it decays, wavers under a bow or a vibrato, drops out at the gate
+/// or slips to a partial as the fundamental fades: a reading at the 2nd, 3rd or 4th partial of the
+/// pitch the note started on (or at the note an octave or two below it) is folded back onto it, so
+/// the octave comes from the note's start, not its tail. Only a real
+/// change of pitch gives a second event in the same note: the median of the last `window` moving
+/// `rearmDistance` or more from the settled value (a peg turned while the string rings, a slur to
+/// another note), or, with a tuning, the readings going to another string (a string locked with
+/// keys 1…9). The next event then needs the new pitch to settle again.
+///
+/// **Settling.** A note settles at the first reading where, over the last `window` seconds (a
+/// plucked or steady note) or, failing that, the last `waverWindow` seconds (a bowed or sung note
+/// with a waver or vibrato, whose centre takes longer to find):
+/// - it has been sounding that long, and at least `coverage` of the readings are pitched;
+/// - 90 % of them lie within ±`spread` (resp. ±`waverSpread`) of their median; and
+/// - the medians of the window's two halves differ by at most `drift` (resp. `waverDrift`), so a
+///   pluck still sinking from its sharp attack, or a peg still turning, is not steady yet; for the
+///   waver window the median of its last `window` seconds must also be within `waverDrift` of the
+///   whole window's, so a pitch that went up and came back down (a peg turned past and back) is
+///   not taken for a centre.
+///
+/// A short note that ends (no pitch for `releaseGap`, or a new onset) without having settled, after
+/// at least `window` seconds of pitch, settles then on all of its readings if 90 % of them lie
+/// within ±`waverSpread` of their median and its halves differ by at most `releaseDrift`: a quick
+/// pizzicato is announced once it has died away.
+///
+/// The event's value is the median over that window: the pitch of the steady part, or the centre
+/// of the waver, which is what the player should act on.
+///
+/// Synchronous and deterministic: feed it readings in order (`SettledNotes` does this for a stream).
+public struct SettleDetector: Sendable {
+    /// How long a plucked or steady note must be steady: 0.4 s, so that a note of 0.4 s of steady
+    /// sound (the shortest) settles. Guards against announcing a note before its steady
+    /// part; measured on the 1 s electric guitar notes of the real recordings (public half), whose
+    /// steady part after the attack is 0.6–0.8 s long.
+    public var window: Double
+    /// How far 90 % of a steady window's readings may lie from its median: ±6 ¢. The public half of
+    /// the real recordings: a bowed contrabass A2 wanders ±4 ¢ (no event with the old ±2 ¢); a
+    /// cello C5 with vibrato spreads ±8…23 ¢ and so needs the waver window, whose longer median finds
+    /// its centre.
+    public var spread: Cents
+    /// How far the medians of a steady window's halves may differ: 3 ¢. Guards against settling on
+    /// a pluck still sinking from its sharp attack (a pizzicato cello C2 sinks 20 ¢ in its first
+    /// 0.5 s, public recordings) while letting a bowed contrabass (halves within ±2.4 ¢) settle.
+    public var drift: Cents
+    /// The longer window for a note with a waver or vibrato: 1 s, about four cycles of a 4 Hz
+    /// vibrato, so the median is the centre, not a peak.
+    public var waverWindow: Double
+    /// How far 90 % of a waver window's readings may lie from its median: ±30 ¢, a wide vibrato;
+    /// beyond that the readings are not one pitch (a glide, a change of note).
+    public var waverSpread: Cents
+    /// How far the medians of the waver window's halves may differ: 6 ¢. The cello C5 with
+    /// vibrato (public recordings): its 1 s centre moves ±5 ¢, halves differ up to 10 ¢.
+    public var waverDrift: Cents
+    /// The share of a window's readings that must have a pitch: 0.5, so brief gate dropouts and
+    /// lost readings do not stop a note from settling, while a pitch heard now and then does not.
+    public var coverage: Double
+    /// How far the pitch must move from the settled value, within one note, to count as a new
+    /// pitch: 20 ¢. Guards against a note being announced again while it sinks or wavers: the
+    /// public real recordings move up to 8 ¢ within one bow stroke (a cello C3, held), the renders
+    /// … ; a peg turned while the string rings moves it further (and a new pluck is an onset).
+    public var rearmDistance: Cents
+    /// How long a note must have had no pitch to count as ended, for a short note to settle on its
+    /// release: 0.2 s, twice the longest dropout inside a note of the public real recordings'
+    /// pizzicato cello (0.1 s)…
+    public var releaseGap: Double
+    /// How far the halves of a short note may differ to settle on its release: 12 ¢. A FluidR3
+    /// pizzicato G3 (0.6 s of pitch, readings ±20 ¢ as it dies) differs 9 ¢; a slide across a
+    /// quarter tone or more does not settle.
+    public var releaseDrift: Cents
+    /// Finds the onsets that start new notes.
+    public var onsets: OnsetDetector
+
+    /// The target string of a reading with a tuning.
+    private struct Key: Equatable {
+        var note: Note
+        var stringIndex: Int
+    }
+
+    private struct Sample {
+        var time: Double
+        /// MIDI cents (note × 100 + cents), folded into the note's octave; nil without a pitch.
+        var pitch: Double?
+        /// How many cents the reading was folded by (0: the note's own pitch, not a partial).
+        var fold: Double
+        var frequency: Double
+        var key: Key?
+    }
+
+    /// The readings of the current note within the last `waverWindow`, oldest first.
+    private var recent: [Sample] = []
+    /// The pitch the note's octave is taken from (MIDI cents): its first reading, then its settled value.
+    private var reference: Double?
+    /// When the current note first had a pitch.
+    private var pitchedSince: Double?
+    /// The target string of the note's latest reading in its own octave.
+    private var noteKey: Key?
+    /// The last event of this note (its value in MIDI cents and its string), until re-armed.
+    private var lastEvent: (value: Double, key: Key?)?
+    /// When the note last had a pitch, and whether its release has been looked at since.
+    private var lastPitched: Double?
+    private var releaseTried = false
+
+    /// The intervals (cents) from a note to the partials the engine may slip to as its fundamental
+    /// fades, and back: 2nd, 3rd and 4th partial, and the note 1, 2 octaves or a twelfth below.
+    static let partialIntervals: [Double] = [1200, 1901.955, 2400, -1200, -1901.955, -2400]
+    /// How near a partial's interval a reading must be to be folded: 50 ¢, the reading names that
+    /// partial's note. No peg or slide moves a ringing note by an octave.
+    static let partialTolerance = 50.0
+
+    public init(window: Double = 0.4, spread: Cents = Cents(6), drift: Cents = Cents(3),
+                waverWindow: Double = 1.0, waverSpread: Cents = Cents(30), waverDrift: Cents = Cents(6),
+                coverage: Double = 0.5, rearmDistance: Cents = Cents(20), releaseGap: Double = 0.2,
+                releaseDrift: Cents = Cents(12), onsets: OnsetDetector = OnsetDetector()) {
+        self.window = window
+        self.spread = spread
+        self.drift = drift
+        self.waverWindow = waverWindow
+        self.waverSpread = waverSpread
+        self.waverDrift = waverDrift
+        self.coverage = coverage
+        self.rearmDistance = rearmDistance
+        self.releaseGap = releaseGap
+        self.releaseDrift = releaseDrift
+        self.onsets = onsets
+    }
+
+    /// Takes the next reading (with its target string when a tuning is set) and returns the event
+    /// when a note settles at this reading, else nil. An `ignored` reading (the tuner is speaking)
+    /// counts as having no pitch and its level is not looked at, so the tuner's own voice neither
+    /// settles nor starts a note.
+    public mutating func process(_ reading: Reading, target: TargetReading? = nil, ignored: Bool = false) -> SettledNote? {
+        let time = reading.time
+        var released: SettledNote?
+        if !ignored, onsets.process(time: time, level: reading.level.value) {
+            released = release(at: time, tolerance: reading.tolerance)
+            startNote()
+        }
+        var sample = Sample(time: time, pitch: nil, fold: 0, frequency: 0, key: nil)
+        if !ignored, let pitch = reading.pitch {
+            var value = Double(pitch.note.midi) * 100 + pitch.rawCents.value
+            let reference = self.reference ?? value
+            self.reference = reference
+            let fold = Self.partialIntervals.first { abs(value - reference - $0) <= Self.partialTolerance } ?? 0
+            value -= fold
+            sample.pitch = value
+            sample.fold = fold
+            sample.frequency = pitch.frequency.value * exp2(-fold / 1200)
+            sample.key = target.map { Key(note: $0.note, stringIndex: $0.stringIndex) }
+            if fold == 0, let key = sample.key { noteKey = key }
+            if pitchedSince == nil { pitchedSince = time }
+            lastPitched = time
+            releaseTried = false
+        }
+        recent.append(sample)
+        while let first = recent.first, first.time < time - waverWindow - 1e-9 { recent.removeFirst() }
+        if let released { return released }
+
+        if let last = lastEvent {
+            guard changed(from: last, at: time) else { return nil }
+            lastEvent = nil
+        }
+        guard let since = pitchedSince else { return nil }
+        if let last = lastPitched, time - last >= releaseGap - 1e-9 {
+            return release(at: time, tolerance: reading.tolerance)
+        }
+        for (length, spread, drift) in [(window, spread, drift), (waverWindow, waverSpread, waverDrift)] {
+            guard time - since >= length - 1e-9 else { continue }
+            let inWindow = recent.filter { $0.time >= time - length - 1e-9 }
+            guard let median = Self.steadyMedian(inWindow, at: time, length: length, coverage: coverage,
+                                                 spread: spread.value, drift: drift.value,
+                                                 latest: length > window ? window : nil) else { continue }
+            return event(median, over: inWindow, at: time, tolerance: reading.tolerance)
+        }
+        return nil
+    }
+
+    /// The event of a note that settled on `median` over `window`.
+    private mutating func event(_ median: Double, over window: [Sample], at time: Double,
+                                tolerance: Cents) -> SettledNote {
+        let pitched = window.filter { $0.pitch != nil }
+        let key = Self.mostCommon(pitched.filter { $0.fold == 0 }.compactMap(\.key)) ?? noteKey
+            ?? Self.mostCommon(pitched.compactMap(\.key))
+        lastEvent = (median, key)
+        reference = median
+        let note = key?.note ?? Note(midi: Int((median / 100).rounded()))
+        return SettledNote(time: time, start: window[0].time, note: note, stringIndex: key?.stringIndex,
+                           frequency: Hertz(Self.median(pitched.map(\.frequency))),
+                           cents: Cents(median - Double(note.midi) * 100), tolerance: tolerance)
+    }
+
+    /// A short note that ended without settling: its event, when its readings are one pitch.
+    private mutating func release(at time: Double, tolerance: Cents) -> SettledNote? {
+        guard lastEvent == nil, !releaseTried, let last = lastPitched else { return nil }
+        releaseTried = true
+        let heard = recent.filter { $0.time <= last + 1e-9 }
+        guard let first = heard.first(where: { $0.pitch != nil }), last - first.time >= window - 1e-9 else { return nil }
+        let span = heard.filter { $0.time >= first.time - 1e-9 }
+        guard let median = Self.steadyMedian(span, at: last, length: last - first.time, coverage: coverage,
+                                             spread: waverSpread.value, drift: releaseDrift.value) else { return nil }
+        return event(median, over: span, at: time, tolerance: tolerance)
+    }
+
+    /// Forgets everything, as at the start of a new input.
+    public mutating func reset() {
+        onsets.reset()
+        startNote()
+    }
+
+    /// A new note: what was heard before belongs to the last one.
+    private mutating func startNote() {
+        recent.removeAll(keepingCapacity: true)
+        reference = nil
+        pitchedSince = nil
+        noteKey = nil
+        lastEvent = nil
+        lastPitched = nil
+        releaseTried = false
+    }
+
+    /// True when the note has moved on from its last event: over the last `window`, the median pitch
+    /// is `rearmDistance` or more from it, or (with a tuning) the readings in the note's own octave
+    /// have gone to another string.
+    private func changed(from last: (value: Double, key: Key?), at time: Double) -> Bool {
+        let inWindow = recent.filter { $0.time >= time - window - 1e-9 }
+        let pitched = inWindow.compactMap(\.pitch)
+        guard !inWindow.isEmpty, Double(pitched.count) >= coverage * Double(inWindow.count) else { return false }
+        if abs(Self.median(pitched) - last.value) >= rearmDistance.value { return true }
+        guard let string = last.key?.stringIndex else { return false }
+        let elsewhere = inWindow.filter { $0.fold == 0 && $0.key != nil && $0.key?.stringIndex != string }
+        return Double(elsewhere.count) >= coverage * Double(inWindow.count)
+    }
+
+    /// The median pitch of a window that is steady (see the type's description), else nil.
+    private static func steadyMedian(_ window: [Sample], at time: Double, length: Double, coverage: Double,
+                                     spread: Double, drift: Double, latest: Double? = nil) -> Double? {
+        let pitched = window.compactMap(\.pitch)
+        guard !window.isEmpty, Double(pitched.count) >= coverage * Double(window.count) else { return nil }
+        let median = Self.median(pitched)
+        let deviations = pitched.map { abs($0 - median) }.sorted()
+        guard deviations[Int(0.9 * Double(deviations.count - 1))] <= spread + 1e-9 else { return nil }
+        let middle = time - length / 2
+        let first = window.filter { $0.time < middle }.compactMap(\.pitch)
+        let second = window.filter { $0.time >= middle }.compactMap(\.pitch)
+        guard !first.isEmpty, !second.isEmpty,
+              abs(Self.median(second) - Self.median(first)) <= drift + 1e-9 else { return nil }
+        if let latest {
+            let last = window.filter { $0.time >= time - latest - 1e-9 }.compactMap(\.pitch)
+            guard !last.isEmpty, abs(Self.median(last) - median) <= drift + 1e-9 else { return nil }
+        }
+        return median
+    }
+
+    private static func mostCommon(_ keys: [Key]) -> Key? {
+        var best: (key: Key, count: Int)?
+        for key in keys {
+            let count = keys.filter { $0 == key }.count
+            if count > (best?.count ?? 0) { best = (key, count) }
+        }
+        return best?.key
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+}
