@@ -27,9 +27,10 @@ public struct OnsetDetector: Sendable {
     public var rise: Double
     /// The earliest of the earlier readings compared with (seconds before this one).
     ///
-    /// 0.5 s: a dip narrower than this that comes back up is not an onset (the recovery is compared
-    /// with the level before the dip); a re-pluck more than this after the last one is compared with
-    /// the decayed level just before it.
+    /// 0.5 s: a dip narrower than `lookback − riseTime` (0.35 s) that comes back up is not an onset
+    /// (the recovery is compared with the level before the dip); a longer silence is, so a note
+    /// played again after 0.35 s of silence is a new note. The widest dip inside one note of the
+    /// public real recordings: 0.3 s (a pizzicato cello C2, −47 dB between −24 and −30).
     public var lookback: Double
     /// The latest of the earlier readings compared with, and how long the level must stop rising
     /// before another onset can be reported. 0.15 s: longer than a pluck's rise as the engine's

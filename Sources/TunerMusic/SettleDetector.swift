@@ -116,11 +116,10 @@ public struct SettleDetector: Sendable {
     private var releaseTried = false
 
     /// The intervals (cents) from a note to the partials the engine may slip to as its fundamental
-    /// fades, and back: 2nd, 3rd and 4th partial, and the note 1, 2 octaves or a twelfth below.
+    /// fades, and back: 2nd, 3rd and 4th partial, and the note 1, 2 octaves or a twelfth below. A
+    /// reading within `rearmDistance` of one is folded back (no peg or slide moves a ringing note by
+    /// an octave); one further off is a new pitch either way.
     static let partialIntervals: [Double] = [1200, 1901.955, 2400, -1200, -1901.955, -2400]
-    /// How near a partial's interval a reading must be to be folded: 50 ¢, the reading names that
-    /// partial's note. No peg or slide moves a ringing note by an octave.
-    static let partialTolerance = 50.0
 
     public init(window: Double = 0.4, spread: Cents = Cents(6), drift: Cents = Cents(3),
                 waverWindow: Double = 1.0, waverSpread: Cents = Cents(30), waverDrift: Cents = Cents(6),
@@ -155,7 +154,7 @@ public struct SettleDetector: Sendable {
             var value = Double(pitch.note.midi) * 100 + pitch.rawCents.value
             let reference = self.reference ?? value
             self.reference = reference
-            let fold = Self.partialIntervals.first { abs(value - reference - $0) <= Self.partialTolerance } ?? 0
+            let fold = Self.partialIntervals.first { abs(value - reference - $0) < rearmDistance.value } ?? 0
             value -= fold
             sample.pitch = value
             sample.fold = fold
