@@ -22,7 +22,7 @@ public struct OnsetDetector: Sendable {
     /// 6 dB: on the public half of the real recordings (see `Benchmarks/settle_report.py`) the
     /// largest rise within one note after its attack was 3.5 dB (a pizzicato cello's level coming
     /// back from a dip), bowed notes 1.6 dB; a re-pluck of a string that has rung for 1.5 s (decay
-    /// 0.8 s, `SettleDetectorTests`) rises 9+ dB. Guards against a swell or a dip's recovery being
+    /// 0.8 s, `SettleBehaviourTests`) rises 9+ dB. Guards against a swell or a dip's recovery being
     /// taken for a new note (repeat announcements) and against re-plucks being missed.
     public var rise: Double
     /// The earliest of the earlier readings compared with (seconds before this one).

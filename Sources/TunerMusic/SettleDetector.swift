@@ -43,10 +43,10 @@ import Darwin
 ///
 /// Synchronous and deterministic: feed it readings in order (`SettledNotes` does this for a stream).
 public struct SettleDetector: Sendable {
-    /// How long a plucked or steady note must be steady: 0.4 s, so that a note of 0.4 s of steady
-    /// sound (the issue's shortest) settles. Guards against announcing a note before its steady
-    /// part; measured on the 1 s electric guitar notes of the real recordings (public half), whose
-    /// steady part after the attack is 0.6–0.8 s long.
+    /// How long a plucked or steady note must be steady: 0.4 s, so that a note with 0.4 s of steady
+    /// sound settles (issue 19; the 0.5 s steel guitar and violin renders of
+    /// `Benchmarks/settle_report.py` do, and the 1 s electric guitar notes of the real recordings).
+    /// Shorter would announce a pluck before its steady part; longer misses short notes.
     public var window: Double
     /// How far 90 % of a steady window's readings may lie from its median: ±6 ¢. The public half of
     /// the real recordings: a bowed contrabass A2 wanders ±4 ¢ (no event with the old ±2 ¢); a
@@ -70,13 +70,14 @@ public struct SettleDetector: Sendable {
     /// lost readings do not stop a note from settling, while a pitch heard now and then does not.
     public var coverage: Double
     /// How far the pitch must move from the settled value, within one note, to count as a new
-    /// pitch: 20 ¢. Guards against a note being announced again while it sinks or wavers: the
-    /// public real recordings move up to 8 ¢ within one bow stroke (a cello C3, held), the renders
-    /// … ; a peg turned while the string rings moves it further (and a new pluck is an onset).
+    /// pitch: 20 ¢. Guards against a note being announced again while it sinks or wavers: within one
+    /// bow stroke a cello C3 of the public real recordings moves 8 ¢ and holds there (announced
+    /// twice by the old 5 ¢), a cello C5's vibrato centre over 0.4 s swings ±10 ¢; the peg turns of
+    /// the renders (30–40 ¢) are found. A smaller turn needs a new pluck (an onset) to be announced.
     public var rearmDistance: Cents
     /// How long a note must have had no pitch to count as ended, for a short note to settle on its
-    /// release: 0.2 s, twice the longest dropout inside a note of the public real recordings'
-    /// pizzicato cello (0.1 s)…
+    /// release: 0.2 s. The longest dropout inside a note of the public real recordings is 0.12 s (a
+    /// bowed cello C2); a shorter gap would settle a note on its first part at such a dropout.
     public var releaseGap: Double
     /// How far the halves of a short note may differ to settle on its release: 12 ¢. A FluidR3
     /// pizzicato G3 (0.6 s of pitch, readings ±20 ¢ as it dies) differs 9 ¢; a slide across a
