@@ -109,6 +109,15 @@ import TunerBridge
         #expect(found.first.map { $0.note.description == "G3" && abs($0.cents.value) < 1 } == true)
     }
 
+    @Test func aStringStillRingingAfterTheTunerSpokeIsNotAnnouncedAgain() {
+        // A2 held 3 s; the tuner speaks (input ignored) from 0.6 to 1.5 s, after it settled. The
+        // string still rings afterwards: the same note, no second announcement.
+        var tracker = TuningTracker()
+        let readings = MusicianSignals.path("A2", seconds: 3, cents: { _ in 1 })
+        let found = readings.compactMap { tracker.process($0, ignored: $0.time >= 0.6 && $0.time < 1.5).settled }
+        #expect(found.count == 1, "\(found)")
+    }
+
     @Test func theGateDecidesWhatSettles() throws {
         // The default gate is −60 dBFS: a tone 3 dB under it never settles (a gate 5 dB looser would
         // let it), one 8 dB over it settles (a gate 10 dB stricter would not).
