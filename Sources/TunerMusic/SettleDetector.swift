@@ -45,7 +45,7 @@ import Darwin
 public struct SettleDetector: Sendable {
     /// How long a plucked or steady note must be steady: 0.4 s, so that a note with 0.4 s of steady
     /// sound settles (issue 19; the 0.5 s steel guitar and violin renders of
-    /// `Benchmarks/settle_report.py` do, and the 1 s electric guitar notes of the real recordings).
+    /// `Benchmarks/settle_report.py` do, and the 1 s electric guitar E4 of the public recordings).
     /// Shorter would announce a pluck before its steady part; longer misses short notes.
     public var window: Double
     /// How far 90 % of a steady window's readings may lie from its median: ±6 ¢. The public half of
@@ -61,7 +61,9 @@ public struct SettleDetector: Sendable {
     /// vibrato, so the median is the centre, not a peak.
     public var waverWindow: Double
     /// How far 90 % of a waver window's readings may lie from its median: ±30 ¢, a wide vibrato;
-    /// beyond that the readings are not one pitch (a glide, a change of note).
+    /// beyond that the readings are not one pitch (a glide, a change of note). The cello C5 with
+    /// vibrato of the public recordings: at most ±15.6 ¢ over any 1 s; a FluidR3 pizzicato G3 as it
+    /// dies (judged on release, below): ±22.7 ¢.
     public var waverSpread: Cents
     /// How far the medians of the waver window's halves may differ: 6 ¢. The cello C5 with
     /// vibrato (public recordings): its 1 s centre moves ±5 ¢, halves differ up to 10 ¢.
@@ -80,8 +82,8 @@ public struct SettleDetector: Sendable {
     /// bowed cello C2); a shorter gap would settle a note on its first part at such a dropout.
     public var releaseGap: Double
     /// How far the halves of a short note may differ to settle on its release: 12 ¢. A FluidR3
-    /// pizzicato G3 (0.6 s of pitch, readings ±20 ¢ as it dies) differs 9 ¢; a slide across a
-    /// quarter tone or more does not settle.
+    /// pizzicato G3 (0.7 s of pitch, never steady) differs 10.2 ¢; a slide of 25 ¢ or more across
+    /// the note does not settle (its halves differ by half of it).
     public var releaseDrift: Cents
     /// Finds the onsets that start new notes.
     public var onsets: OnsetDetector
