@@ -33,15 +33,18 @@ public struct OnsetDetector: Sendable {
     /// public real recordings: 0.3 s (a pizzicato cello C2, −47 dB between −24 and −30).
     public var lookback: Double
     /// The latest of the earlier readings compared with, and how long the level must stop rising
-    /// before another onset can be reported. 0.15 s: longer than a pluck's rise as the engine's
-    /// window (up to 0.29 s at 41 Hz, 12 periods) fills is covered by the refractory wait instead.
+    /// before another onset can be reported: 0.15 s. An attack's level rises for as long as the
+    /// engine's window takes to fill (64 ms; 0.29 s at 41 Hz) and a bow's may rise in steps: shorter
+    /// would report one slow attack as several notes; longer would merge two plucks 0.2 s apart.
     public var riseTime: Double
     /// How far (dB) the level must jump within `jumpTime` for the second kind of onset: 8 dB. The
     /// public real recordings jump at most 2.4 dB in 0.1 s after their attack (8 dB only while
     /// recovering from a dip, which `overPrevious` rules out); a FluidR3 nylon guitar E2 stopped and
     /// plucked again while ringing jumps 9.8 dB from its dip.
     public var jump: Double
-    /// The span of that jump: 0.1 s.
+    /// The span of that jump: 0.1 s, as long as the dip of a string stopped and plucked again (the
+    /// FluidR3 nylon E2 of `settle_report.py`: 0.1 s from its release to the next pluck); a dip that
+    /// ended longer ago is a level the note already came back from.
     public var jumpTime: Double
     /// How far (dB) above the loudest reading of the lookback a jump must end: 2 dB. The public real
     /// recordings, after their attack, get at most 1.8 dB above it (a pizzicato cello C2); the
