@@ -88,15 +88,21 @@ public struct SettleDetector: Sendable {
     /// Finds the onsets that start new notes.
     public var onsets: OnsetDetector
 
-    /// The target string of a reading with a tuning.
+    /// What a reading is measured from: the target string with a tuning, else the nearest note.
     private struct Key: Equatable {
         var note: Note
-        var stringIndex: Int
+        var stringIndex: Int?
+        /// The reading's cents from it minus its absolute pitch: the same for every reading of one
+        /// key (it carries A4, the temperament and the string's offset).
+        var offset: Double
+
+        static func == (a: Key, b: Key) -> Bool { a.note == b.note && a.stringIndex == b.stringIndex }
     }
 
     private struct Sample {
         var time: Double
-        /// MIDI cents (note × 100 + cents), folded into the note's octave; nil without a pitch.
+        /// Absolute pitch in cents (1200·log2(f / 440 Hz) + 6900), folded into the note's octave; nil
+        /// without a pitch.
         var pitch: Double?
         /// How many cents the reading was folded by (0: the note's own pitch, not a partial).
         var fold: Double
@@ -106,13 +112,13 @@ public struct SettleDetector: Sendable {
 
     /// The readings of the current note within the last `waverWindow`, oldest first.
     private var recent: [Sample] = []
-    /// The pitch the note's octave is taken from (MIDI cents): its first reading, then its settled value.
+    /// The pitch the note's octave is taken from (absolute cents): its first reading, then its settled value.
     private var reference: Double?
     /// When the current note first had a pitch.
     private var pitchedSince: Double?
     /// The target string of the note's latest reading in its own octave.
     private var noteKey: Key?
-    /// The last event of this note (its value in MIDI cents and its string), until re-armed.
+    /// The last event of this note (its value in absolute cents and its key), until re-armed.
     private var lastEvent: (value: Double, key: Key?)?
     /// When the note last had a pitch, and whether its release has been looked at since.
     private var lastPitched: Double?
@@ -154,7 +160,7 @@ public struct SettleDetector: Sendable {
         }
         var sample = Sample(time: time, pitch: nil, fold: 0, frequency: 0, key: nil)
         if !ignored, let pitch = reading.pitch {
-            var value = Double(pitch.note.midi) * 100 + pitch.rawCents.value
+            var value = 1200 * log2(pitch.frequency.value / 440) + 6900
             let reference = self.reference ?? value
             self.reference = reference
             let fold = Self.partialIntervals.first { abs(value - reference - $0) < rearmDistance.value } ?? 0
@@ -162,8 +168,9 @@ public struct SettleDetector: Sendable {
             sample.pitch = value
             sample.fold = fold
             sample.frequency = pitch.frequency.value * exp2(-fold / 1200)
-            sample.key = target.map { Key(note: $0.note, stringIndex: $0.stringIndex) }
-            if fold == 0, let key = sample.key { noteKey = key }
+            sample.key = target.map { Key(note: $0.note, stringIndex: $0.stringIndex, offset: $0.rawCents.value - value) }
+                ?? Key(note: pitch.note, stringIndex: nil, offset: pitch.rawCents.value - value)
+            if fold == 0 { noteKey = sample.key }
             if pitchedSince == nil { pitchedSince = time }
             lastPitched = time
             releaseTried = false
@@ -195,14 +202,14 @@ public struct SettleDetector: Sendable {
     private mutating func event(_ median: Double, over window: [Sample], at time: Double,
                                 tolerance: Cents) -> SettledNote {
         let pitched = window.filter { $0.pitch != nil }
+        // A note's key is known from its first reading on (never folded), so there is always one.
         let key = Self.mostCommon(pitched.filter { $0.fold == 0 }.compactMap(\.key)) ?? noteKey
-            ?? Self.mostCommon(pitched.compactMap(\.key))
+            ?? Key(note: Note(midi: Int((median / 100).rounded())), stringIndex: nil, offset: 0)
         lastEvent = (median, key)
         reference = median
-        let note = key?.note ?? Note(midi: Int((median / 100).rounded()))
-        return SettledNote(time: time, start: window[0].time, note: note, stringIndex: key?.stringIndex,
+        return SettledNote(time: time, start: window[0].time, note: key.note, stringIndex: key.stringIndex,
                            frequency: Hertz(Self.median(pitched.map(\.frequency))),
-                           cents: Cents(median - Double(note.midi) * 100), tolerance: tolerance)
+                           cents: Cents(median + key.offset), tolerance: tolerance)
     }
 
     /// A short note that ended without settling: its event, when its readings are one pitch.

@@ -118,6 +118,26 @@ import TunerBridge
         #expect(found.count == 1, "\(found)")
     }
 
+    @Test func inATemperamentTheSettledCentsAreTheTargetStringsCents() throws {
+        // Quarter-comma meantone: the G3 string played as F3 (a meantone whole tone, 193.2 ¢, below
+        // it). The event says what every reading says: its cents from the tempered G3.
+        let system = TargetSystem(temperament: try #require(Temperament.named("meantone")))
+        let f3 = system.frequency(of: Note(parsing: "F3")!)
+        var tracker = TuningTracker(tuning: Tuning.named("guitar"), system: system)
+        var steps: [TuningTracker.Step] = []
+        for i in 0..<150 {
+            let nearest = try #require(system.nearest(to: f3))
+            let pitch = Pitch(frequency: f3, note: nearest.note, rawCents: nearest.cents)
+            steps.append(tracker.process(Reading(time: Double(i) * 0.01, pitch: pitch, level: Decibels(-20),
+                                                 confidence: 0.99, tolerance: Cents(3))))
+        }
+        let targetCents = try #require(steps.last?.target?.rawCents.value)
+        #expect(steps.last?.target?.stringIndex == 3 && abs(targetCents + 193.16) < 0.1, "\(targetCents)")
+        let found = steps.compactMap(\.settled)
+        #expect(found.count == 1)
+        #expect(found.first.map { $0.stringIndex == 3 && abs($0.cents.value - targetCents) < 1e-6 } == true, "\(found)")
+    }
+
     @Test func theGateDecidesWhatSettles() throws {
         // The default gate is −60 dBFS: a tone 3 dB under it never settles (a gate 5 dB looser would
         // let it), one 8 dB over it settles (a gate 10 dB stricter would not).
