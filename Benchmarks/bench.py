@@ -29,7 +29,7 @@ import trackers  # noqa: E402
 
 # Our engine's effective analysis window N for the Cramér–Rao comparison, as CTuner/include/ctuner.h
 # states it: a held note is measured over 2L samples, L = max(6·fs/f, 0.032·fs) (capped at 6 periods of
-# the 29 Hz floor, which no note in the corpus reaches). So N = max(12 periods, 64 ms)·fs.
+# the 26.5 Hz floor, which no note in the corpus reaches: its lowest, A0 − 40 ¢, is 26.9 Hz). So N = max(12 periods, 64 ms)·fs.
 # Override with --our-window-periods / --our-window-seconds (make bench OUR_WINDOW_SECONDS=…); the
 # brief's earlier placeholder, a fixed 1.5 × 0.1 s, is --our-window-periods 0 --our-window-seconds 0.15.
 OUR_WINDOW_PERIODS = 12.0
