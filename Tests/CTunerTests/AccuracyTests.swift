@@ -151,16 +151,18 @@ struct TestString: CustomTestStringConvertible, Sendable {
         let peak = raw.map(abs).max()!
         let samples = raw.map { Float(0.3 * $0 / peak) }
 
-        // The weighted least-squares fit of y_k = f_k / k = a + b·(k² − 1), B = 2b/a (in 0…2e-3),
-        // then f1 for that B with the exact model.
+        // The weighted least-squares fit of Y_k = (f_k/k)² = a + b·k² (weights k²·A_k²/Y_k), B = b/a
+        // (in 0…2e-3), then f1 for that B with the exact model, weights k²·A_k² (PartialFit.cpp).
         let weights = zip(partials, amplitudes).map { $0.k * $0.k * $1 * $1 }
-        let xs = partials.map { $0.k * $0.k - 1 }, ys = zip(frequencies, partials).map { $0 / $1.k }
+        let ys = zip(frequencies, partials).map { $0 / $1.k }
+        let xs = partials.map { $0.k * $0.k }, squares = ys.map { $0 * $0 }
+        let lineWeights = partials.indices.map { weights[$0] / squares[$0] }
         func sum(_ term: (Int) -> Double) -> Double { partials.indices.reduce(0) { $0 + term($1) } }
-        let sw = sum { weights[$0] }, sx = sum { weights[$0] * xs[$0] }, sy = sum { weights[$0] * ys[$0] }
-        let sxx = sum { weights[$0] * xs[$0] * xs[$0] }, sxy = sum { weights[$0] * xs[$0] * ys[$0] }
+        let sw = sum { lineWeights[$0] }, sx = sum { lineWeights[$0] * xs[$0] }, sy = sum { lineWeights[$0] * squares[$0] }
+        let sxx = sum { lineWeights[$0] * xs[$0] * xs[$0] }, sxy = sum { lineWeights[$0] * xs[$0] * squares[$0] }
         let det = sw * sxx - sx * sx
         let a = (sxx * sy - sx * sxy) / det, b = (sw * sxy - sx * sy) / det
-        let B = max(0, min(2e-3, 2 * b / a))
+        let B = max(0, min(2e-3, b / a))
         let g = partials.map { sqrt((1 + B * $0.k * $0.k) / (1 + B)) }
         let expected = sum { weights[$0] * ys[$0] * g[$0] } / sum { weights[$0] * g[$0] * g[$0] }
 

@@ -114,8 +114,10 @@ import TunerBridge
 
     @Test func listingShowsEveryPresetAndHowToGiveACustomTuning() {
         let lines = Tuning.listing.split(separator: "\n").map(String.init)
-        // The tunings, then the temperaments, transpositions and names.
-        #expect(lines.count == Tuning.presets.count + 3 + 1 + Temperament.builtIns.count + 3)
+        // The tunings, then the temperaments, transpositions, names and the piano stretch.
+        #expect(lines.count == Tuning.presets.count + 3 + 1 + Temperament.builtIns.count + 4)
+        #expect(lines.last == "Stretch (--stretch piano), cents from equal temperament: A0 −17.3, A1 −3.1, A2 −1.4, "
+                + "A3 −0.6, A4 +0.0, A5 +1.6, A6 +6.3, A7 +19.6, C8 +28.9.")
         #expect(lines[0] == "Tunings (--tuning NAME), strings in order from the lowest-pitched side:")
         #expect(lines[1] == "  guitar            E2 A2 D3 G3 B3 E4        Guitar, standard "
                 + "(also: standard, guitar-standard, e-standard, guitar6)")
