@@ -109,9 +109,10 @@ enum TunerFlags {
                 + "the tolerance, else 1, printing by how much.",
             defaultText: nil,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
-                do {
+                do throws(ExpectationError) {
                     options.expect = try Expectation(parsing: value).note
                 } catch {
+                    if let range = error.range { throw .init(range) }
                     throw .init("must be a note: a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), "
                                 + "and an octave from 0 to 9, e.g. A2, F#3 or Bb1")
                 }

@@ -13,9 +13,8 @@ public struct Expectation: Sendable, Equatable {
 
     /// Parses the NOTE of `--expect` ("A2", "F#3", "Bb1", "E♭2").
     public init(parsing text: String, tolerance: Cents = Cents(3)) throws(ExpectationError) {
-        guard let note = Note(parsing: text), Tuning.playable.contains(note.midi) else {
-            throw ExpectationError(text: text)
-        }
+        guard let note = Note(parsing: text) else { throw ExpectationError(text: text) }
+        if let reason = Tuning.rangeProblem(note, spelled: text) { throw ExpectationError(text: text, range: reason) }
         self.init(note: note, tolerance: tolerance)
     }
 
@@ -69,8 +68,15 @@ public struct ExpectationVerdict: Sendable, Equatable {
 /// The NOTE of `--expect` is not a note.
 public struct ExpectationError: Error, Equatable, CustomStringConvertible {
     public var text: String
+    /// Set when `text` is a note but outside the range a string can be tuned to (the sentence saying so).
+    public var range: String?
+    public init(text: String, range: String? = nil) {
+        self.text = text
+        self.range = range
+    }
     public var description: String {
-        "--expect \"\(text)\" is not a note: write a letter A to G, an optional sharp (# or ♯) or flat "
+        if let range { return range }
+        return "--expect \"\(text)\" is not a note: write a letter A to G, an optional sharp (# or ♯) or flat "
             + "(b or ♭), and an octave from 0 to 9, e.g. --expect A2"
     }
 }

@@ -8,6 +8,8 @@ public enum TuningError: Error, Equatable, CustomStringConvertible {
     case unknownName(String)
     /// More strings than `Tuning.maximumStrings`.
     case tooManyStrings(Int)
+    /// A note outside `Tuning.playable` (e.g. "G#9", "Cb0"): the word and the sentence saying why.
+    case outOfRange(String, reason: String)
 
     public var description: String {
         let example = "e.g. --tuning \"D2 A2 D3 G3 B3 E4\""
@@ -21,6 +23,8 @@ public enum TuningError: Error, Equatable, CustomStringConvertible {
         case .unknownName(let word):
             return "unknown tuning \"\(word)\": use a preset name (see --list-tunings) or a list of notes, "
                 + example
+        case .outOfRange(_, let reason):
+            return "\(reason), \(example)"
         case .tooManyStrings(let count):
             return "\(count) strings is too many: a tuning has at most \(Tuning.maximumStrings) strings; "
                 + "list one note per string, \(example)"
@@ -50,7 +54,8 @@ extension Tuning {
         var notes: [Note] = []
         var labels: [String] = []
         for word in words {
-            guard let note = Note(parsing: word), Tuning.playable.contains(note.midi) else { throw .unknownNote(word) }
+            guard let note = Note(parsing: word) else { throw .unknownNote(word) }
+            if let reason = Tuning.rangeProblem(note, spelled: word) { throw .outOfRange(word, reason: reason) }
             notes.append(note)
             labels.append(Tuning.spelling(of: word))
         }
@@ -66,8 +71,21 @@ extension Tuning {
         }
     }
 
-    /// MIDI notes a string may be tuned to: C0 (16 Hz) to G9, octaves 0 to 9 as the error says.
+    /// MIDI notes a string may be tuned to: C0 (16 Hz) to G9 (MIDI 127, the top of the MIDI range),
+    /// so octave 9 stops at G9: G#9…B9 parse as notes but are out of range.
     static let playable = 12...127
+
+    /// Why a note that parsed lies outside `playable`, in words naming the range; nil when inside.
+    public static func rangeProblem(_ note: Note, spelled word: String) -> String? {
+        let lowest = Note(midi: playable.lowerBound), highest = Note(midi: playable.upperBound)
+        if note.midi > playable.upperBound {
+            return "\"\(word)\" is above \(highest), the highest note: use a note from \(lowest) to \(highest)"
+        }
+        if note.midi < playable.lowerBound {
+            return "\"\(word)\" is below \(lowest), the lowest note: use a note from \(lowest) to \(highest)"
+        }
+        return nil
+    }
 
     /// Words of a note list: split at whitespace and commas.
     static func noteWords(_ text: String) -> [String] {
