@@ -22,6 +22,9 @@ public final class AudioFileSource: AudioSource {
     /// Interleaved frames as libsndfile delivers them, `blockFrames × channels` floats (multichannel only).
     private let interleaved: UnsafeMutableBufferPointer<Float>
     private let blockFrames: Int
+    /// Frames delivered so far: a file whose header promises frames but whose first read finds none (an
+    /// OGG cut after its headers) is reported as holding no audio, like a 0-frame WAV.
+    private var delivered = 0
 
     /// Opens `path` for reading. `channel` (1-based) picks one channel; nil mixes all of them.
     /// `blockFrames` bounds how many frames one `read` of a multichannel file delivers.
@@ -96,6 +99,8 @@ public final class AudioFileSource: AudioSource {
         if got <= 0, let error = library.lastError(handle) {
             throw AudioFileError(path: path, reason: .unreadable(detail: Self.clean(error)))
         }
+        if got <= 0 && delivered == 0 { throw AudioFileError(path: path, reason: .noFrames) }
+        delivered += max(0, got)
         return max(0, got)
     }
 

@@ -203,7 +203,7 @@ public enum TunerCommand {
             devices = try ALSACaptureSource.captureDevices()
         } catch {
             io.printError("Error: \(error)\n")
-            return .unavailable
+            return error.kind == .listing ? .configuration : .unavailable
         }
         let width = devices.map(\.name.count).max() ?? 0
         let lines = devices.map { device in

@@ -190,3 +190,111 @@ import TunerKit
         #expect(Set(Self.pitchedNotes(readings, after: 0.4)) == ["G3"])
     }
 }
+
+// MARK: - The hostile run, as a table
+
+/// What a hostile or careless user tries, one row each, run through bash against the real binary in a
+/// folder of fixtures: every row ends with its documented exit code and, on stderr, exactly one
+/// "Error: …" line (a usage error adds the usage lines after it) containing the row's words — or, for
+/// a row that must succeed, nothing but the row's note.
+extension BadInputMatrixTests {
+    struct Row: CustomTestStringConvertible, Sendable {
+        /// A bash command line run in the fixture folder; `$TUNER` is the binary.
+        var script: String
+        var status: Int32
+        /// Words the first stderr line must contain (it must also start with "Error: " when status ≠ 0);
+        /// nil: stderr must be empty.
+        var message: String?
+        var testDescription: String { script }
+        init(_ script: String, _ status: Int32, _ message: String?) {
+            self.script = script
+            self.status = status
+            self.message = message
+        }
+    }
+
+    /// The fixture folder: `a2.wav` (1 s of A2, mono), `stereo.wav`, `empty.wav` (0 bytes), `text.wav`
+    /// (words), `folder.wav/` (a directory), `zero.wav` (a header and no frames), `cut.ogg` (an OGG cut
+    /// after its headers: no frames), `whole.ogg`.
+    static func fixtures() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory("tuner-matrix")
+        let a2 = Synth.sine(Hertz(110), seconds: 1, sampleRate: 44100, amplitude: 0.4)
+        _ = try dir.write("a2.wav", [a2], rate: 44100, format: .init(.wav, .pcm16))
+        _ = try dir.write("stereo.wav", [a2, a2], rate: 44100, format: .init(.wav, .pcm16))
+        let ogg = try dir.write("whole.ogg", [a2], rate: 44100, format: .init(.ogg, .vorbis))
+        let oggBytes = try Data(contentsOf: URL(fileURLWithPath: ogg))
+        // The Vorbis headers (identification, comment, setup) end within the first 4 KiB of libsndfile's
+        // output; what follows is audio pages. Cut where the headers are complete and no page of audio is.
+        let audioPage = Self.firstAudioPageOffset(oggBytes)
+        try oggBytes.prefix(audioPage).write(to: URL(fileURLWithPath: dir.path("cut.ogg")))
+        _ = try Self.write(Self.wav(channels: 1, rate: 44100, data: []), "zero.wav", in: dir)
+        FileManager.default.createFile(atPath: dir.path("empty.wav"), contents: Data())
+        try "these are words, not audio\n".write(toFile: dir.path("text.wav"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: dir.path("folder.wav"), withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// The byte offset of the first Ogg page whose granule position is not 0 and not -1 (the first page
+    /// that carries audio); the pages before it hold the three Vorbis headers.
+    static func firstAudioPageOffset(_ data: Data) -> Int {
+        let bytes = [UInt8](data)
+        var offset = 0
+        while offset + 27 <= bytes.count, bytes[offset..<offset + 4] == [0x4F, 0x67, 0x67, 0x53][...] {
+            let granule = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + 6 + $1]) << (8 * UInt64($1)) }
+            if granule != 0 && granule != UInt64.max { return offset }
+            let segments = Int(bytes[offset + 26])
+            guard offset + 27 + segments <= bytes.count else { break }
+            let body = bytes[(offset + 27)..<(offset + 27 + segments)].reduce(0) { $0 + Int($1) }
+            offset += 27 + segments + body
+        }
+        return offset
+    }
+
+    static let rows: [Row] = [
+        // Help and version: no value, and `-h` heading a cluster is still help.
+        Row(#"$TUNER -hf a2.wav | head -1"#, 0, nil),
+        Row(#"$TUNER --help=yes"#, 64, "The flag '--help' takes no value (got 'yes'); write it alone."),
+        Row(#"$TUNER --version=1"#, 64, "The flag '--version' takes no value (got '1'); write it alone."),
+        // Notes outside the range a string can be tuned to: said so, not "octave from 0 to 9".
+        Row(#"$TUNER --tuning "E2 G#9""#, 64, "\"G#9\" is above G9, the highest note: use a note from C0 to G9"),
+        Row(#"$TUNER --tuning "A#9""#, 64, "\"A#9\" is above G9, the highest note"),
+        Row(#"$TUNER --tuning "E2 B9""#, 64, "\"B9\" is above G9, the highest note"),
+        Row(#"$TUNER --tuning "Cb0 E2""#, 64, "\"Cb0\" is below C0, the lowest note"),
+        Row(#"$TUNER -f a2.wav --expect G#9"#, 64, "Invalid value 'G#9' for '--expect <note>': \"G#9\" is above G9"),
+        Row(#"$TUNER -f a2.wav --expect B-1"#, 64, "\"B-1\" is below C0, the lowest note"),
+        // Flags that mean nothing together.
+        Row(#"$TUNER --list-tunings -f x"#, 64, "'--list-tunings' and '--file' cannot be used together"),
+        Row(#"$TUNER --list-tunings --channel 2"#, 64, "'--list-tunings' and '--channel' cannot be used together"),
+        Row(#"$TUNER --list-tunings --output jsonl"#, 64, "'--list-tunings' and '--output' cannot be used together"),
+        Row(#"$TUNER --channel 1 --output text"#, 64, "'--channel' needs '--file'"),
+        Row(#"$TUNER --channel 2 --device null"#, 64, "'--channel' needs '--file'"),
+        // ALSA's configuration unreadable: one line, EX_CONFIG, not an empty list and 0.
+        Row(#"ALSA_CONFIG_PATH=/nonexistent $TUNER --list-devices"#, 78,
+            "cannot list capture devices: ALSA's configuration could not be read"),
+        Row(#"mkdir -p h && printf 'pcm.broken { type\n' > h/.asoundrc && HOME=$PWD/h $TUNER --list-devices"#, 78,
+            "cannot list capture devices: ALSA's configuration could not be read"),
+        // A file that promises audio and holds none: 66 whatever its format.
+        Row(#"$TUNER -f cut.ogg --output jsonl"#, 66, "cut.ogg': it holds no audio (0 frames)"),
+        Row(#"$TUNER -f zero.wav --output jsonl"#, 66, "zero.wav': it holds no audio (0 frames)"),
+    ]
+
+    @Test(arguments: rows)
+    func hostileRun(_ row: Row) throws {
+        let dir = try Self.fixtures()
+        let result = try TunerBinary.shell("cd '\(dir.url.path)' && \(row.script)", timeout: 60)
+        #expect(result.status == row.status, "stderr: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard let message = row.message else {
+            #expect(result.stderr == "")
+            return
+        }
+        let first = lines.first.map(String.init) ?? ""
+        #expect(first.contains(message), "stderr: \(result.stderr)")
+        if row.status != 0 { #expect(first.hasPrefix("Error: ")) }
+        if row.status == 64 {
+            #expect(lines.dropFirst().first?.hasPrefix("Usage: tuner") == true)
+        } else {
+            #expect(lines.count == 1, "one line: \(result.stderr)")
+        }
+    }
+}
