@@ -32,7 +32,7 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
     public static let supportedSampleRates = 8_000...192_000
 
     public var description: String {
-        let file = "'\(path)'"
+        let file = "'\(FileName.display(path))'"
         switch reason {
         case .missing:
             return "cannot read \(file): no such file"

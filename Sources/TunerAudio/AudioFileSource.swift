@@ -67,7 +67,7 @@ public final class AudioFileSource: AudioSource {
         self.handle = handle
         self.blockFrames = max(1, blockFrames)
         self.interleaved = .allocate(capacity: info.channels > 1 ? self.blockFrames * info.channels : 0)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = FileName.display(path.split(separator: "/").last.map(String.init) ?? path)
         let which = info.channels == 1 ? "mono" : channel.map { "channel \($0) of \(info.channels)" }
             ?? "\(info.channels) channels mixed"
         self.label = "file \(name), \(info.sampleRate) Hz, \(which)"

@@ -15,7 +15,7 @@ public enum TunerCommand {
         do {
             command = try CommandLineParser().parse(arguments)
         } catch {
-            io.printError("Error: \(error.message)\n\(HelpText.usage())\n"
+            io.printError("Error: \(FileName.display(error.message))\n\(HelpText.usage())\n"
                           + "  See '\(HelpText.name) --help' for more information.\n")
             return ExitCode.usage.rawValue
         }
@@ -30,6 +30,10 @@ public enum TunerCommand {
     }
 
     public static func exit(_ code: Int32) -> Never { Glibc.exit(code) }
+
+    /// The process's arguments without the program name, from argv's bytes: a file name that is not
+    /// UTF-8 is kept byte for byte (`FileName`), where `CommandLine.arguments` would replace its bytes.
+    public static func processArguments() -> [String] { FileName.processArguments() }
 
     /// The text of `tuner --help`.
     public static var helpText: String { HelpText.render() }
@@ -266,7 +270,7 @@ public enum TunerCommand {
         if case .channelOutOfRange(let requested, let available) = error.reason {
             let label = TunerFlags.all.first { $0.long == "channel" }!.label
             let fix = available == 1 ? "it has one channel; leave --channel out"
-                : "'\(error.path)' has \(available) channels; use 1…\(available), or leave --channel out to mix them"
+                : "'\(FileName.display(error.path))' has \(available) channels; use 1…\(available), or leave --channel out to mix them"
             io.printError("Error: Invalid value '\(requested)' for '\(label)': \(fix).\n")
             return .usage
         }

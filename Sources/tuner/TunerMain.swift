@@ -3,7 +3,7 @@ import TunerCLI
 @main
 struct TunerMain {
     static func main() async {
-        let code = await TunerCommand.run(arguments: Array(CommandLine.arguments.dropFirst()))
+        let code = await TunerCommand.run(arguments: TunerCommand.processArguments())
         TunerCommand.exit(code)
     }
 }
