@@ -10,26 +10,43 @@ import TunerScreen
 public enum TunerCommand {
     /// Runs the command with `arguments` (without the program name) and returns the exit code.
     public static func run(arguments: [String], io: SystemIO = .system) async -> Int32 {
+        guard case .run(let options) = try? CommandLineParser().parse(arguments) else {
+            return runSynchronously(arguments: arguments, io: io)
+        }
         io.ignoreBrokenPipe()
-        let command: ParsedCommand
-        do {
-            command = try CommandLineParser().parse(arguments)
-        } catch {
-            io.printError("Error: \(FileName.display(error.message))\n\(HelpText.usage())\n"
-                          + "  See '\(HelpText.name) --help' for more information.\n")
-            return ExitCode.usage.rawValue
-        }
-        switch command {
-        case .help:
-            return print(HelpText.render(), io: io)
-        case .version:
-            return print("\(HelpText.name) \(HelpText.version)\n", io: io)
-        case .run(let options):
-            return await tune(options, io: io).rawValue
-        }
+        return await tune(options, io: io).rawValue
     }
 
     public static func exit(_ code: Int32) -> Never { Glibc.exit(code) }
+
+    /// What can be done before any thread, task or dispatch queue exists: `--help`, `--version` and
+    /// usage errors, and refusing a run under too low resource limits (exit 71, one line). Returns the
+    /// exit code when that settled it, nil when the run must go on (`run`). Under `ulimit -n 4`
+    /// libdispatch cannot start at all, so this is what lets `--version` and the error line through.
+    public static func runBeforeConcurrency(arguments: [String], io: SystemIO = .system) -> Int32? {
+        guard case .run = try? CommandLineParser().parse(arguments) else {
+            return runSynchronously(arguments: arguments, io: io)
+        }
+        if let problem = ResourceLimits.problem() {
+            io.printError("Error: \(problem)\n")
+            return ExitCode.resources.rawValue
+        }
+        return nil
+    }
+
+    /// Help, version and usage errors, which need no concurrency.
+    private static func runSynchronously(arguments: [String], io: SystemIO) -> Int32 {
+        io.ignoreBrokenPipe()
+        switch Result(catching: { () throws(UsageError) in try CommandLineParser().parse(arguments) }) {
+        case .failure(let error):
+            io.printError("Error: \(FileName.display(error.message))\n\(HelpText.usage())\n"
+                          + "  See '\(HelpText.name) --help' for more information.\n")
+            return ExitCode.usage.rawValue
+        case .success(.help): return print(HelpText.render(), io: io)
+        case .success(.version): return print("\(HelpText.name) \(HelpText.version)\n", io: io)
+        case .success(.run): return ExitCode.failure.rawValue  // not reached: runs go through `run`
+        }
+    }
 
     /// The process's arguments without the program name, from argv's bytes: a file name that is not
     /// UTF-8 is kept byte for byte (`FileName`), where `CommandLine.arguments` would replace its bytes.
