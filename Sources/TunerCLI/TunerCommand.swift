@@ -24,6 +24,7 @@ public enum TunerCommand {
     /// exit code when that settled it, nil when the run must go on (`run`). Under `ulimit -n 4`
     /// libdispatch cannot start at all, so this is what lets `--version` and the error line through.
     public static func runBeforeConcurrency(arguments: [String], io: SystemIO = .system) -> Int32? {
+        installSignalActions()
         guard case .run = try? CommandLineParser().parse(arguments) else {
             return runSynchronously(arguments: arguments, io: io)
         }
@@ -32,6 +33,15 @@ public enum TunerCommand {
             return ExitCode.resources.rawValue
         }
         return nil
+    }
+
+    /// The process's signal actions, before any thread exists: fatal signals as `CursesTerminal` handles
+    /// them, and SIGQUIT (Ctrl-\\) back to its default action — it ends the process — where Swift's
+    /// backtracer would print a report and let the tuner run on. The screen catches SIGQUIT itself
+    /// (exit 131, terminal restored).
+    static func installSignalActions() {
+        CursesTerminal.installFatalSignalHandlers()
+        signal(SIGQUIT, SIG_DFL)
     }
 
     /// Help, version and usage errors, which need no concurrency.
@@ -196,6 +206,7 @@ public enum TunerCommand {
         case .quit: return .success
         case .signal(SIGINT): return .interrupted
         case .signal(SIGHUP): return .hangup
+        case .signal(SIGQUIT): return .quitSignal
         case .signal: return .terminated
         case .sourceFailed(let message):
             return reportFailure(of: session, io: io) ?? {

@@ -24,6 +24,11 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
 
     private enum Pair: Int16 { case good = 1, warn, zone }
 
+    /// Fatal signals for the whole process (see `ctuner_crash_handler`): one sent by another process
+    /// (`kill -SEGV`) ends the tuner at once, a real fault reaches Swift's backtracer first, and either
+    /// way the terminal is restored first while the screen is up. Call first thing in `main`.
+    public static func installFatalSignalHandlers() { ctuner_install_fatal_signal_handlers() }
+
     public init(noColor: Bool) throws(ScreenError) {
         // The user's locale; if it is not UTF-8 (e.g. LANG unset), UTF-8 characters anyway, so that
         // ♯ ♭ █ ▒ ✓ reach the terminal intact rather than as escapes.

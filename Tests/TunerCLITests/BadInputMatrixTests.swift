@@ -296,7 +296,25 @@ extension BadInputMatrixTests {
         Row(#"ulimit -v 100000; $TUNER -f a2.wav --output jsonl"#, 71, "the address-space limit is 100000 KiB"),
         Row(#"ulimit -v 262143; $TUNER --device null --output jsonl"#, 71, "below the 256 MiB the tuner needs"),
         Row(#"ulimit -v 262144; $TUNER -f a2.wav --output jsonl | grep -c '"A2"' > /dev/null"#, 0, nil),
+        // Signals another process sends end the run as their default action says — not a Swift "crash"
+        // report on stderr with the tuner running on. (Waits for the first reading, then signals.)
+        Row(Self.signalled("QUIT"), 128 + SIGQUIT, nil),
+        Row(Self.signalled("SEGV"), 128 + SIGSEGV, nil),
+        Row(Self.signalled("BUS"), 128 + SIGBUS, nil),
+        Row(Self.signalled("ABRT"), 128 + SIGABRT, nil),
+        Row(Self.signalled("TERM"), 128 + SIGTERM, nil),
     ]
+
+    /// `--device null --output jsonl` to a file, sent `signal` once the first reading is written; the
+    /// script's status is the tuner's, its stderr the tuner's (bash's own "Segmentation fault" notice is
+    /// dropped).
+    static func signalled(_ signal: String) -> String {
+        #"ulimit -c 0; $TUNER --device null --output jsonl > out.jsonl 2> err.txt & p=$!; "#
+            + #"while [ ! -s out.jsonl ] && kill -0 $p 2>/dev/null; do sleep 0.02; done; kill -\#(signal) $p; "#
+            // A tuner that runs on after the signal (the bug) is killed after 10 s, so it is not left behind.
+            + #"for i in $(seq 200); do kill -0 $p 2>/dev/null || break; sleep 0.05; done; kill -KILL $p 2>/dev/null; "#
+            + #"{ wait $p; } 2>/dev/null; s=$?; cat err.txt >&2; exit $s"#
+    }
 
     @Test(arguments: rows)
     func hostileRun(_ row: Row) throws {

@@ -117,6 +117,29 @@ import Glibc
         expectCleanExit(tmux, status: 128 + Int(signal))
     }
 
+    /// Ctrl-\\ ends the screen like Ctrl-C (exit 131), and a SIGSEGV or SIGBUS another process sends
+    /// ends it at once with the terminal restored — with Swift's crash reporter left on, as a user has
+    /// it: no report drawn over the pane, and the tuner does not run on.
+    @Test func quitKeyEndsWith131AndACleanTerminal() throws {
+        let tmux = try TmuxHarness(name: "sigquit")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") } != nil, "screen up:\n\(tmux.screen)")
+        tmux.keys("C-\\\\")
+        expectCleanExit(tmux, status: 131)
+        #expect(!tmux.screen.contains("Backtracing"), "no crash report:\n\(tmux.screen)")
+    }
+
+    @Test(arguments: [SIGSEGV, SIGBUS])
+    func sentFaultSignalEndsTheScreenWithoutACrashReport(signal: Int32) throws {
+        let tmux = try TmuxHarness(name: "sent\(signal)")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") } != nil, "screen up:\n\(tmux.screen)")
+        let id = try #require(pid(tmux))
+        #expect(kill(id, signal) == 0)
+        expectCleanExit(tmux, status: 128 + Int(signal))
+        #expect(!tmux.screen.contains("Backtracing") && !tmux.screen.contains("crashed"), "no crash report:\n\(tmux.screen)")
+    }
+
     @Test func noColorStillShowsTheInTuneCueAsText() throws {
         let tmux = try TmuxHarness(name: "nocolor")
         let file = tmux.path("a2.wav")
