@@ -309,11 +309,11 @@ extension BadInputMatrixTests {
     /// script's status is the tuner's, its stderr the tuner's (bash's own "Segmentation fault" notice is
     /// dropped).
     static func signalled(_ signal: String) -> String {
-        #"ulimit -c 0; $TUNER --device null --output jsonl > out.jsonl 2> err.txt & p=$!; "#
-            + #"while [ ! -s out.jsonl ] && kill -0 $p 2>/dev/null; do sleep 0.02; done; kill -\#(signal) $p; "#
+        #"{ ulimit -c 0; $TUNER --device null --output jsonl > out.jsonl 2> err.txt & p=$!; "#
+            + #"while [ ! -s out.jsonl ] && kill -0 $p; do sleep 0.02; done; kill -\#(signal) $p; "#
             // A tuner that runs on after the signal (the bug) is killed after 10 s, so it is not left behind.
-            + #"for i in $(seq 200); do kill -0 $p 2>/dev/null || break; sleep 0.05; done; kill -KILL $p 2>/dev/null; "#
-            + #"{ wait $p; } 2>/dev/null; s=$?; cat err.txt >&2; exit $s"#
+            + #"for i in $(seq 200); do kill -0 $p || break; sleep 0.05; done; kill -KILL $p; wait $p; } 2>/dev/null; "#
+            + #"s=$?; cat err.txt >&2; exit $s"#
     }
 
     @Test(arguments: rows)
