@@ -1,5 +1,7 @@
-/// Why a `--tuning` argument was rejected; each message says how to fix the input.
-public enum TuningError: Error, Equatable, CustomStringConvertible {
+import TunerBridge
+
+/// Why a `--tuning` argument was rejected, as data; the CLI words it (TunerCLI's `UsageMessages`).
+public enum TuningError: Error, Equatable {
     /// Nothing but spaces or commas.
     case empty
     /// A word in a note list that is not a note (e.g. "H9" in "E2 H9 D3").
@@ -8,28 +10,8 @@ public enum TuningError: Error, Equatable, CustomStringConvertible {
     case unknownName(String)
     /// More strings than `Tuning.maximumStrings`.
     case tooManyStrings(Int)
-    /// A note outside `Tuning.playable` (e.g. "G#9", "Cb0"): the word and the sentence saying why.
-    case outOfRange(String, reason: String)
-
-    public var description: String {
-        let example = "e.g. --tuning \"D2 A2 D3 G3 B3 E4\""
-        switch self {
-        case .empty:
-            return "the tuning is empty: give a preset name (see --list-tunings) or the strings' notes, "
-                + "lowest string first, \(example)"
-        case .unknownNote(let word):
-            return "\"\(word)\" is not a note: write a letter A to G, an optional sharp (# or ♯) "
-                + "or flat (b or ♭), and an octave from 0 to 9, \(example)"
-        case .unknownName(let word):
-            return "unknown tuning \"\(word)\": use a preset name (see --list-tunings) or a list of notes, "
-                + example
-        case .outOfRange(_, let reason):
-            return "\(reason), \(example)"
-        case .tooManyStrings(let count):
-            return "\(count) strings is too many: a tuning has at most \(Tuning.maximumStrings) strings; "
-                + "list one note per string, \(example)"
-        }
-    }
+    /// A word that is a note, but outside `Limits.notes` (e.g. "G#9", "Cb0"): the word and the note.
+    case outOfRange(String, Note)
 }
 
 extension Tuning {
@@ -55,7 +37,7 @@ extension Tuning {
         var labels: [String] = []
         for word in words {
             guard let note = Note(parsing: word) else { throw .unknownNote(word) }
-            if let reason = Tuning.rangeProblem(note, spelled: word) { throw .outOfRange(word, reason: reason) }
+            guard Limits.notes.contains(note.midi) else { throw .outOfRange(word, note) }
             notes.append(note)
             labels.append(Tuning.spelling(of: word))
         }
@@ -69,22 +51,6 @@ extension Tuning {
         return presets.first { preset in
             ([preset.key ?? ""] + preset.aliases).contains { comparable($0) == wanted }
         }
-    }
-
-    /// MIDI notes a string may be tuned to: C0 (16 Hz) to G9 (MIDI 127, the top of the MIDI range),
-    /// so octave 9 stops at G9: G#9…B9 parse as notes but are out of range.
-    static let playable = 12...127
-
-    /// Why a note that parsed lies outside `playable`, in words naming the range; nil when inside.
-    public static func rangeProblem(_ note: Note, spelled word: String) -> String? {
-        let lowest = Note(midi: playable.lowerBound), highest = Note(midi: playable.upperBound)
-        if note.midi > playable.upperBound {
-            return "\"\(word)\" is above \(highest), the highest note: use a note from \(lowest) to \(highest)"
-        }
-        if note.midi < playable.lowerBound {
-            return "\"\(word)\" is below \(lowest), the lowest note: use a note from \(lowest) to \(highest)"
-        }
-        return nil
     }
 
     /// Words of a note list: split at whitespace and commas.

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// `--expect NOTE`: whether an input's settled pitch is NOTE within the tolerance, so a recording
 /// or a setup check can gate a script.
 public struct Expectation: Sendable, Equatable {
@@ -14,7 +16,7 @@ public struct Expectation: Sendable, Equatable {
     /// Parses the NOTE of `--expect` ("A2", "F#3", "Bb1", "E♭2").
     public init(parsing text: String, tolerance: Cents = Cents(3)) throws(ExpectationError) {
         guard let note = Note(parsing: text) else { throw ExpectationError(text: text) }
-        if let reason = Tuning.rangeProblem(note, spelled: text) { throw ExpectationError(text: text, range: reason) }
+        guard Limits.notes.contains(note.midi) else { throw ExpectationError(text: text, outOfRange: note) }
         self.init(note: note, tolerance: tolerance)
     }
 
@@ -65,19 +67,14 @@ public struct ExpectationVerdict: Sendable, Equatable {
     public var exitCode: Int32 { passed ? 0 : 1 }
 }
 
-/// The NOTE of `--expect` is not a note.
-public struct ExpectationError: Error, Equatable, CustomStringConvertible {
+/// The NOTE of `--expect` is not a note (the CLI words it).
+public struct ExpectationError: Error, Equatable {
     public var text: String
-    /// Set when `text` is a note but outside the range a string can be tuned to (the sentence saying so).
-    public var range: String?
-    public init(text: String, range: String? = nil) {
+    /// The note `text` names when it is one but outside `Limits.notes` (G#9…B9, Cb0); nil when not a note.
+    public var outOfRange: Note?
+    public init(text: String, outOfRange: Note? = nil) {
         self.text = text
-        self.range = range
-    }
-    public var description: String {
-        if let range { return range }
-        return "--expect \"\(text)\" is not a note: write a letter A to G, an optional sharp (# or ♯) or flat "
-            + "(b or ♭), and an octave from 0 to 9, e.g. --expect A2"
+        self.outOfRange = outOfRange
     }
 }
 
