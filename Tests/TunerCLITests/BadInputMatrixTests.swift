@@ -337,3 +337,49 @@ extension BadInputMatrixTests {
         }
     }
 }
+
+/// Standard output that a parent made non-blocking (`O_NONBLOCK` on the pipe it shares): when the pipe
+/// is full the tuner waits for its reader, as with a blocking pipe, rather than failing with
+/// "Resource temporarily unavailable".
+@Suite struct NonBlockingOutputTests {
+    @Test func aFullNonBlockingPipeIsWaitedOn() throws {
+        let dir = try TemporaryDirectory()
+        // 10 s of A2: about 1000 JSON lines, 90 KB, more than a pipe holds (64 KiB).
+        let path = try dir.write("long.wav", [Synth.sine(Hertz(110), seconds: 10, sampleRate: 8000, amplitude: 0.4)],
+                                 rate: 8000, format: .init(.wav, .pcm16))
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        #expect(fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK) == 0)
+        let process = Process()
+        process.executableURL = try TunerBinary.location()
+        process.arguments = ["--file", path, "--output", "jsonl"]
+        process.standardOutput = FileHandle(fileDescriptor: writeEnd, closeOnDealloc: false)
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        close(writeEnd)
+        // Read nothing until the pipe is full and the tuner has had to wait (its output stops growing).
+        var size: Int32 = 0, previous: Int32 = -1
+        while size != previous || size < 65536 {
+            previous = size
+            usleep(200_000)
+            _ = ioctl(readEnd, UInt(FIONREAD), &size)
+            if !process.isRunning { break }
+        }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(readEnd, &buffer, buffer.count)
+            if n <= 0 { break }
+            output.append(contentsOf: buffer[0..<n])
+            usleep(1000)  // a slow reader
+        }
+        close(readEnd)
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "stderr: \(stderr)")
+        #expect(stderr == "")
+        #expect(try JSONReading.all(String(decoding: output, as: UTF8.self)).count == 1000)
+    }
+}
