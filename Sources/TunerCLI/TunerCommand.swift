@@ -121,10 +121,13 @@ public enum TunerCommand {
             // Printed output is a record of every reading; the screen only ever wants the newest.
             // A file not played at real-time pace is read in large blocks: the readings of a block
             // reach the printing task together, which then wakes once per block, not per reading.
+            // A file waits for its reader (nothing dropped); a live source cannot, so a reader more
+            // than `TunerSession.queueCapacity` readings behind loses the oldest, and is told.
             let unpacedFile = options.file != nil && mode != .screen
+            let delivery: TunerSession.Delivery = mode == .screen ? .newestOnly
+                : options.file != nil ? .everyReading : .everyReadingDroppingWhenBehind
             session = try TunerSession(source: source, configuration: options.configuration,
-                                       delivery: mode == .screen ? .newestOnly : .everyReading,
-                                       blockSize: unpacedFile ? 1 << 14 : 1024)
+                                       delivery: delivery, blockSize: unpacedFile ? 1 << 14 : 1024)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure
@@ -195,6 +198,7 @@ public enum TunerCommand {
 
     /// Prints why the input ended early, if it did, and returns the exit code for it.
     static func reportFailure(of session: TunerSession, io: SystemIO) -> ExitCode? {
+        reportDropped(by: session, io: io, soFar: false)
         guard let failure = session.failure else { return nil }
         if let error = failure as? AudioFileError { return report(error, io: io) }
         if let error = failure as? ALSAError {
@@ -262,9 +266,11 @@ public enum TunerCommand {
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
         var measurements = session.measurements.makeAsyncIterator()
+        var warned = false
         while let measurement = await measurements.next() {
             let step = pipeline.process(measurement)
             if output.isOpen && !output.write(lines(step)) { session.stop() }
+            if live && !warned && session.dropped > 0 { warned = reportDropped(by: session, io: io, soFar: true) }
         }
         output.flush()
         if let code = output.failure {
@@ -272,6 +278,18 @@ public enum TunerCommand {
             return .failure
         }
         return .success
+    }
+
+    /// One line on stderr when a live source's readings were dropped because the output fell more than
+    /// `TunerSession.queueCapacity` behind (`soFar`: as soon as it happens, since a live run may never end;
+    /// else the total at the end). Returns whether it printed.
+    @discardableResult
+    static func reportDropped(by session: TunerSession, io: SystemIO, soFar: Bool) -> Bool {
+        let dropped = session.dropped
+        guard dropped > 0 else { return false }
+        io.printError("Warning: \(dropped) reading\(dropped == 1 ? "" : "s") dropped\(soFar ? " so far" : ""): the "
+            + "output fell more than \(TunerSession.queueCapacity) readings behind the capture device\n")
+        return true
     }
 
     /// Prints a file error as one line and returns its exit code.
