@@ -140,6 +140,20 @@ import Glibc
         #expect(!tmux.screen.contains("Backtracing") && !tmux.screen.contains("crashed"), "no crash report:\n\(tmux.screen)")
     }
 
+    /// Alt+x and an escape sequence the terminfo does not know leave the tuner running (they quit it
+    /// before); keys after them still work, and Esc alone still quits.
+    @Test func altLetterAndUnknownSequencesDoNotQuit() throws {
+        let tmux = try TmuxHarness(name: "escape")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") && $0.contains("tolerance ±3.0 ¢") } != nil, "screen up:\n\(tmux.screen)")
+        tmux.keys("M-x")
+        tmux.tmux("send-keys -t 0 -H 1b 5b 31 3b 39 48")  // Esc [ 1 ; 9 H: no terminfo names it
+        tmux.keys("+")
+        #expect(tmux.waitFor { $0.contains("tolerance ±3.5 ¢") } != nil, "still running, + handled:\n\(tmux.screen)")
+        tmux.keys("Escape")
+        expectCleanExit(tmux, status: 0)
+    }
+
     @Test func noColorStillShowsTheInTuneCueAsText() throws {
         let tmux = try TmuxHarness(name: "nocolor")
         let file = tmux.path("a2.wav")
