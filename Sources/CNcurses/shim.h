@@ -109,6 +109,19 @@ static inline void ctuner_install_crash_restore(void) {
 /* Call after the terminal was restored the ordinary way. */
 static inline void ctuner_remove_crash_restore(void) { ctuner_crash_state()->screen_active = 0; }
 
+/* Whether the terminal TERM names can draw the screen: known to terminfo and able to move the cursor
+ * (`cup`). TERM=dumb (Emacs' M-x shell, some IDE consoles) is known but cannot: the screen would stay
+ * blank. 1: it can; 0: it cannot; -1: TERM is unknown (newterm reports that itself). */
+#include <ncursesw/term.h>
+static inline int ctuner_terminal_can_draw(void) {
+    int error = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &error) != OK) return -1;
+    char *move = tigetstr("cup");
+    int can = move != NULL && move != (char *)-1;
+    del_curterm(cur_term);
+    return can;
+}
+
 /* Drawing helpers: attributes and colour pair set and a string put in one call (wattr_set is a macro
  * in some ncurses builds). */
 static inline int ctuner_put(int y, int x, const char *text, attr_t attributes, short pair) {

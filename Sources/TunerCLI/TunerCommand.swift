@@ -26,6 +26,7 @@ public enum TunerCommand {
     /// libdispatch cannot start at all, so this is what lets `--version` and the error line through.
     public static func runBeforeConcurrency(arguments: [String], io: SystemIO = .system) -> Int32? {
         installSignalActions()
+        occupyClosedStandardDescriptors()
         guard case .run = try? CommandLineParser().parse(arguments) else {
             return runSynchronously(arguments: arguments, io: io)
         }
@@ -43,6 +44,19 @@ public enum TunerCommand {
     static func installSignalActions() {
         CursesTerminal.installFatalSignalHandlers()
         signal(SIGQUIT, SIG_DFL)
+    }
+
+    /// A standard descriptor the parent closed (`tuner >&-`) would be the next one the tuner opens — the
+    /// audio file, an eventfd — and readings would be written into it. Each closed one is taken by
+    /// /dev/null opened read-only, so writing to it fails plainly (EBADF) and reading finds nothing.
+    static func occupyClosedStandardDescriptors() {
+        for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
     }
 
     /// Help, version and usage errors, which need no concurrency.
@@ -101,7 +115,14 @@ public enum TunerCommand {
     static func tune(_ options: TunerOptions, io: SystemIO, environment: [String: String] = currentEnvironment()) async -> ExitCode {
         if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
         if options.listDevices { return listDevices(io: io) }
-        let mode = mode(options, io: io)
+        var mode = mode(options, io: io)
+        if mode == .screen && !CursesTerminal.terminalCanDraw() {
+            // TERM=dumb: what an Emacs shell buffer can show is lines, so the readings come as lines.
+            let term = environment["TERM"] ?? "(unset)"
+            io.printError("Note: TERM=\(term) cannot show the screen (no cursor movement); printing one line "
+                + "per reading instead (--output text).\n")
+            mode = .text
+        }
         var speaker: Speaker?
         if options.speak {
             switch Speaker.find(path: environment["PATH"]) {

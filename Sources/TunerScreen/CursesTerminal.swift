@@ -29,6 +29,10 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
     /// way the terminal is restored first while the screen is up. Call first thing in `main`.
     public static func installFatalSignalHandlers() { ctuner_install_fatal_signal_handlers() }
 
+    /// False when `TERM` names a terminal that cannot move the cursor (`TERM=dumb`), where the screen
+    /// would stay blank; true otherwise (an unknown `TERM` is reported by `init`).
+    public static func terminalCanDraw() -> Bool { ctuner_terminal_can_draw() != 0 }
+
     public init(noColor: Bool) throws(ScreenError) {
         // The user's locale; if it is not UTF-8 (e.g. LANG unset), UTF-8 characters anyway, so that
         // ♯ ♭ █ ▒ ✓ reach the terminal intact rather than as escapes.
