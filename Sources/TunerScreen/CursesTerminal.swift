@@ -121,7 +121,7 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
         }
         let keys = Self.keys(for: codes)
         // Readable with nothing to read: standard input has ended or hung up.
-        if keys.isEmpty && ctuner_pending_bytes(0) <= 0 { inputClosed = true }
+        if codes.isEmpty && ctuner_pending_bytes(0) <= 0 { inputClosed = true }
         return keys
     }
 
