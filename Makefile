@@ -2,9 +2,9 @@
 # `make test` runs the whole test suite. Both install the Debian packages they need first.
 
 # Debian packages: what building needs, and what the tests drive besides (tmux for the screen tests;
-# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path).
+# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path; espeak-ng for --speak).
 BUILD_DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev
-TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins
+TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins espeak-ng
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ARGS ?=
 
@@ -32,13 +32,23 @@ build: deps
 run: build
 	.build/release/tuner $(ARGS)
 
-test: test-deps
+test: test-deps engine-test
 	swift test
+
+# The engine's units, each tested directly (CTuner/tests, C++): built and run before the Swift suite.
+ENGINE_TEST := .build/engine-unit-tests
+ENGINE_CXX := $(shell command -v clang++ || command -v g++)
+.PHONY: engine-test
+engine-test: deps
+	@mkdir -p .build
+	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o $(ENGINE_TEST) CTuner/src/*.cpp CTuner/tests/*.cpp -lfftw3f -lm -lpthread
+	$(ENGINE_TEST)
 
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
-# Benchmarks/bench.py runs everything in one go.
+# Benchmarks/bench.py runs everything in one go; then Benchmarks/settle_report.py scores the settled
+# notes (issue 19: one announcement per note on real recordings and renders).
 # Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
@@ -59,7 +69,8 @@ bench: deps bench-load
 	rm -rf Benchmarks/out/numba-cache && \
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
-	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS)
+	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS) && \
+	"$$python" Benchmarks/settle_report.py
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

@@ -40,7 +40,7 @@ public final class SettledNotes: AsyncSequence, Sendable {
     public init(measurements: AsyncStream<PitchMeasurement>, settings: ReadingPipeline.Settings = .init(),
                 system: TargetSystem = .standard, tuning: Tuning? = nil,
                 detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0,
-                ignoreTail: Double = 0.3) {
+                ignoreTail: Double = InputMute.defaultTail) {
         let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
         let (steps, stepSink) = AsyncStream<TuningTracker.Step>.makeStream(
             bufferingPolicy: perHop == .newestOnly ? .bufferingNewest(1) : .unbounded)
@@ -52,12 +52,12 @@ public final class SettledNotes: AsyncSequence, Sendable {
         self.task = Task {
             var pipeline = ReadingPipeline(settings: settings, system: system, tuning: tuning, detector: detector)
             pipeline.tracker.press(digit: lockedString)
-            var ignoredUntil = -Double.infinity
+            var mute = InputMute(tail: ignoreTail)
             for await measurement in measurements {
                 let digit = control.request.exchange(-1, ordering: .relaxed)
                 if digit >= 0 { pipeline.tracker.press(digit: digit) }
-                if control.ignoring.load(ordering: .relaxed) { ignoredUntil = measurement.time + ignoreTail }
-                let step = pipeline.process(measurement, ignored: measurement.time < ignoredUntil)
+                mute.isOn = control.ignoring.load(ordering: .relaxed)
+                let step = pipeline.process(measurement, ignored: mute.ignores(at: measurement.time))
                 if perHop != nil { stepSink.yield(step) }
                 if let settled = step.settled { eventSink.yield(settled) }
             }
@@ -73,7 +73,8 @@ public final class SettledNotes: AsyncSequence, Sendable {
         control.request.store(number, ordering: .relaxed)
     }
 
-    /// While on, readings count as having no pitch (no needle, no events; held notes re-arm): the
+    /// While on, readings count as having no pitch (no needle, no events) and their level starts no
+    /// note, so a string still ringing after the tuner spoke is not announced again: the
     /// tuner does not tune its own voice while it speaks. Input stays ignored for `ignoreTail`
     /// seconds of reading time after it is turned off.
     public func setIgnoringInput(_ on: Bool) {
