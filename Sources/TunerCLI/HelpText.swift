@@ -5,6 +5,11 @@ import Foundation
 enum HelpText {
     static let name = "tuner"
     static let version = "0.1.0"
+    /// `tuner --version`: the version and the commit the binary was built from (`buildCommit`, written
+    /// before each build by the CommitStamp plugin; empty outside a git checkout).
+    static var versionLine: String {
+        "\(name) \(version) (commit \(buildCommit.isEmpty ? "unknown" : buildCommit))"
+    }
     static let width = 80
 
     static func usage(_ definitions: [OptionDefinition] = TunerFlags.all) -> String {

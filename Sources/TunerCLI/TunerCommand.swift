@@ -23,7 +23,7 @@ public enum TunerCommand {
         case .help:
             return print(HelpText.render(), io: io)
         case .version:
-            return print("\(HelpText.name) \(HelpText.version)\n", io: io)
+            return print(HelpText.versionLine + "\n", io: io)
         case .run(let options):
             return await tune(options, io: io).rawValue
         }
