@@ -17,12 +17,13 @@ public struct CommandLineParser: Sendable {
 
     public init() { self.init(definitions: TunerFlags.all) }
 
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    /// Parses `arguments` over `base` (the config file's settings; flags given here win).
+    public func parse(_ arguments: [String], base: TunerOptions = TunerOptions()) throws(UsageError) -> ParsedCommand {
         let flags = arguments.prefix { $0 != "--" }
         if flags.contains(where: { $0 == "--help" || $0 == "-h" }) { return .help }
         if flags.contains("--version") { return .version }
 
-        var options = TunerOptions()
+        var options = base
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -58,6 +59,9 @@ public struct CommandLineParser: Sendable {
 
     /// Rules between flags.
     private func validate(_ options: TunerOptions) throws(UsageError) {
+        if options.given.contains("config") && options.given.contains("no-config") {
+            throw .conflict("'--config' and '--no-config' cannot be used together; leave out one of them.")
+        }
         if options.listTunings { return }
         if options.given.contains("expect") {
             guard options.file != nil else {
@@ -107,10 +111,14 @@ public struct CommandLineParser: Sendable {
 
     /// A long flag within two edits of `name`, e.g. "--tolerence" → "--tolerance".
     private func suggestion(for name: String) -> String? {
-        let candidates = definitions.map(\.long) + ["help", "version"]
+        Self.closest(to: name, among: definitions.map(\.long) + ["help", "version"]).map { "--\($0)" }
+    }
+
+    /// The candidate within two edits of `name` (the nearest), e.g. "tolerence" → "tolerance".
+    static func closest(to name: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, Self.editDistance(name, $0)) }.min { $0.1 < $1.1 }
         guard let (best, distance) = scored, distance <= 2, distance < best.count else { return nil }
-        return "--\(best)"
+        return best
     }
 
     /// `-x…` or `--x…`, but not "-" alone and not a negative number such as "-5".

@@ -13,6 +13,8 @@ public enum ExitCode: Int32, Sendable {
     /// The capture device cannot be used: missing, busy, unsupported, or gone mid-run; or `--speak`
     /// without a working espeak-ng (EX_UNAVAILABLE).
     case unavailable = 69
+    /// The config file is wrong: unknown key, bad value, not 'key = value', or unreadable (EX_CONFIG).
+    case config = 78
     /// The screen was ended by SIGHUP (the terminal went away).
     case hangup = 129
     /// The screen was ended by Ctrl-C (SIGINT).
@@ -30,6 +32,8 @@ public enum ExitCode: Int32, Sendable {
             + "rate outside 8000…192000 Hz."),
         (.unavailable, "The capture device cannot be used: no such device, busy, no mono capture, or it "
             + "stopped delivering audio; or --speak when espeak-ng is not installed or fails."),
+        (.config, "The config file is wrong: an unknown key, a bad value or a line that is not 'key = value' "
+            + "(the message names the file and line), or the file given to --config cannot be read."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),
         (.interrupted, "The screen ended with Ctrl-C (SIGINT)."),
         (.terminated, "The screen ended with SIGTERM."),

@@ -19,17 +19,15 @@ enum HelpText {
 
     static func render(_ definitions: [OptionDefinition] = TunerFlags.all, defaults: TunerOptions = TunerOptions()) -> String {
         var lines: [String] = []
-        lines += wrapText("OVERVIEW: A tuner for the terminal: play a note and read its name, frequency and how "
-                          + "many cents it is sharp or flat.", indent: "")
+        lines += wrapText("OVERVIEW: " + overview, indent: "")
         lines.append("")
         lines += wrap(["USAGE:", name] + definitions.map { "[\($0.label)]" }, width: width, indent: "       ")
         lines.append("")
         lines.append("OPTIONS:")
-        let builtins: [(String, String)] = [("--version", "Show the version."), ("-h, --help", "Show help information.")]
         let rows = definitions.map { d -> (String, String) in
             let shown = d.defaultText?(defaults).map { " (default:\(nonBreakingSpace)\($0))" } ?? ""
             return (d.helpLabel, d.help + shown)
-        } + builtins
+        } + builtins.map { ($0.label, $0.help) }
         let column = 26
         for (label, text) in rows {
             let padded = "  " + label
@@ -46,21 +44,15 @@ enum HelpText {
         lines.append("OUTPUT (--output jsonl): one JSON object per reading, in order, e.g.")
         lines.append("  {\"time\":1.23,\"frequency\":109.536,\"note\":\"A2\",\"cents\":-7.3,\"in_tune\":false,\"level_db\":-12.5}")
         lines += wrapText("time: seconds of input consumed; frequency (Hz, unrounded), note and cents (clamped "
-                          + "to ±50) are null when there is no pitch; in_tune: |cents| ≤ tolerance; level_db: "
-                          + "input level in dBFS.", indent: "  ")
+        + "to ±50) are null when there is no pitch; in_tune: |cents| ≤ tolerance; level_db: "
+        + "input level in dBFS.", indent: "  ")
         lines += wrapText("With --tuning, each line adds \"string\" (1 = first), \"target\" (its note), "
-                          + "\"target_cents\" (cents from it, unclamped) and \"target_in_tune\"; after the "
-                          + "reading at which a note settled (held steady for 0.5 s) comes a line "
-                          + "{\"event\":\"settled\",…} with time, start, string, target, frequency, cents (from "
-                          + "the target, the median of the steady time) and in_tune.", indent: "  ")
+        + "\"target_cents\" (cents from it, unclamped) and \"target_in_tune\"; after the "
+        + "reading at which a note settled (held steady for 0.5 s) comes a line "
+        + "{\"event\":\"settled\",…} with time, start, string, target, frequency, cents (from "
+        + "the target, the median of the steady time) and in_tune.", indent: "  ")
         lines.append("")
-        lines += wrapText("SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the tolerance "
-                          + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz, "
-                          + "s shows the strobe band (it drifts left when flat, right when sharp). With --tuning, "
-                          + "a row of the strings shows the target one as [A2] and ✓ on strings that settled in "
-                          + "tune; 1…9 lock a string, 0 returns to automatic. With no capture device, 'tuner' "
-                          + "shows a built-in demo. NO_COLOR turns colours off.",
-                          indent: "")
+        lines += wrapText("SCREEN: " + screen, indent: "")
         lines.append("")
         lines.append("EXIT CODES:")
         for (code, text) in ExitCode.documented {
@@ -71,16 +63,41 @@ enum HelpText {
         }
         lines.append("")
         lines.append("EXAMPLES:")
-        lines.append("  tuner")
-        lines.append("  tuner --device hw:1 --rate 44100")
-        lines.append("  tuner --file guitar.wav")
-        lines.append("  tuner -f bass.flac --channel 1 --a4 442 -t 2")
-        lines.append("  tuner --file guitar.wav --output jsonl | head -3")
-        lines.append("  tuner --tuning drop-d")
-        lines.append("  tuner --tuning \"D2 G2 D3 G3 B3 D4\" --announce")
-        lines.append("  tuner --file a2.wav --expect A2 -t 2 && echo in tune")
+        lines += examples.map { "  " + $0 }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    static let overview = "A tuner for the terminal: play a note and read its name, frequency and how many cents "
+        + "it is sharp or flat."
+
+    /// `--version` and `--help`, which the parser handles before the flag table.
+    static let builtins: [(label: String, long: String, short: Character?, help: String)] = [
+        ("--version", "version", nil, "Show the version and the commit it was built from."),
+        ("-h, --help", "help", "h", "Show help information."),
+    ]
+
+    /// What the screen shows and its keys (the help's SCREEN paragraph, the man page's KEYS).
+    static let screen = "the note, its frequency and cents on a needle over ±50 ¢ with the tolerance "
+        + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz, "
+        + "s shows the strobe band (it drifts left when flat, right when sharp). With --tuning, "
+        + "a row of the strings shows the target one as [A2] and ✓ on strings that settled in "
+        + "tune; 1…9 lock a string, 0 returns to automatic. With no capture device, 'tuner' "
+        + "shows a built-in demo. NO_COLOR turns colours off."
+
+    /// Command lines for the help's and the man page's EXAMPLES.
+    static let examples: [String] = [
+        "tuner",
+        "tuner --device hw:1 --rate 44100",
+        "tuner --file guitar.wav",
+        "tuner -f bass.flac --channel 1 --a4 442 -t 2",
+        "tuner --file guitar.wav --output jsonl | head -3",
+        "tuner --tuning drop-d",
+        "tuner --tuning \"D2 G2 D3 G3 B3 D4\" --announce",
+        "tuner --file a2.wav --expect A2 -t 2 && echo in tune",
+        "arecord -q -f S16_LE -r 48000 -c 1 -t wav | tuner --file - --output jsonl",
+        "sox song.mp3 -t wav - | tuner --file -",
+        "tuner --config ~/bass.conf",
+    ]
 
     /// Words joined into lines of at most `width` characters; lines after the first start with `indent`.
     static func wrap(_ words: [String], width: Int, indent: String) -> [String] {

@@ -9,7 +9,8 @@ import TunerScreen
 /// `tuner`: parses the command line, opens the input, runs a `TunerSession` and prints its readings.
 public enum TunerCommand {
     /// Runs the command with `arguments` (without the program name) and returns the exit code.
-    public static func run(arguments: [String], io: SystemIO = .system) async -> Int32 {
+    public static func run(arguments: [String], io: SystemIO = .system,
+                           environment: [String: String] = currentEnvironment()) async -> Int32 {
         io.ignoreBrokenPipe()
         let command: ParsedCommand
         do {
@@ -24,8 +25,27 @@ public enum TunerCommand {
             return print(HelpText.render(), io: io)
         case .version:
             return print(HelpText.versionLine + "\n", io: io)
-        case .run(let options):
-            return await tune(options, io: io).rawValue
+        case .run(let commandLine):
+            if let generated = commandLine.generate {
+                switch generated {
+                case .manual: return print(ManualPage.render(), io: io)
+                case .completion(let shell): return print(CompletionScript.render(for: shell), io: io)
+                }
+            }
+            let options: TunerOptions
+            do {
+                options = try ConfigFile.resolve(commandLine, arguments: arguments, environment: environment)
+            } catch {
+                switch error {
+                case .config(let path, let problem):
+                    io.printError(problem.text(path: path) + "\n")
+                    return ExitCode.config.rawValue
+                case .usage(let usage):
+                    io.printError("Error: \(usage.message)\n")
+                    return ExitCode.usage.rawValue
+                }
+            }
+            return await tune(options, io: io, environment: environment).rawValue
         }
     }
 
@@ -138,8 +158,8 @@ public enum TunerCommand {
         }
     }
 
-    /// The process environment (for `PATH` when looking for espeak-ng).
-    static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
+    /// The process environment (`PATH` when looking for espeak-ng, where the config file is).
+    public static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     /// `--output text`/`jsonl` with a tuning: each reading with its target string, and the settled
     /// notes. A `TuningTracker` takes each reading on this task, in order, as the screen does.
@@ -166,7 +186,7 @@ public enum TunerCommand {
         do {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
-                gate: options.configuration.gate, tuning: options.tuning)
+                gate: options.configuration.gate, tuning: options.tuning, configFile: options.configRead)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -231,7 +251,8 @@ public enum TunerCommand {
         do {
             return .success(try ALSACaptureSource(device: options.device, rate: options.rate))
         } catch {
-            if demo && error.kind == .noDevice && !options.given.contains("device") {
+            if demo && error.kind == .noDevice && !options.given.contains("device")
+                && !options.configured.contains("device") {
                 io.printError("No capture device (ALSA: \(error.reason)); showing the built-in demo.\n")
                 return .success(DemoSource(sampleRate: Double(options.rate), a4: options.a4))
             }

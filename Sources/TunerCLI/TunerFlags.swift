@@ -1,9 +1,13 @@
 import TunerKit
 
 /// The flags of `tuner`, in the order the help lists them. Adding a flag is adding an entry here
-/// (and a field with its default to `TunerOptions`).
+/// (and a field with its default to `TunerOptions`); the help, the man page, the shell completions and
+/// the config file's keys all follow from this table.
 enum TunerFlags {
-    static let all: [OptionDefinition] = [
+    /// Every flag: what to tune and how, then the flags about tuner itself (config, man page, completions).
+    static let all: [OptionDefinition] = tuningFlags + setupFlags
+
+    static let tuningFlags: [OptionDefinition] = [
         OptionDefinition(
             long: "file", short: "f", valueName: "path", example: "guitar.wav",
             help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at 8000…192000 Hz; several channels are mixed to mono.",
@@ -138,3 +142,64 @@ enum TunerFlags {
         "\(number(bounds.lowerBound))…\(number(bounds.upperBound))"
     }
 }
+
+// MARK: - Config file, man page and completions (issue 16)
+extension TunerFlags {
+    /// `--config`, `--no-config`, `--generate-manual`, `--generate-completion-script`.
+    static let setupFlags: [OptionDefinition] = [
+        OptionDefinition(
+            long: "config", short: nil, valueName: "path", example: "bass.conf",
+            help: "Read settings from this file instead of $XDG_CONFIG_HOME/tuner/config (else "
+                + "~/.config/tuner/config): lines 'key = value' with the long flag names as keys; flags on "
+                + "the command line win.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be the path of a config file") }
+                options.configFile = value
+            }),
+        OptionDefinition(
+            long: "no-config", short: nil, valueName: nil, example: nil,
+            help: "Read no config file.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.noConfig = true }),
+        OptionDefinition(
+            long: "generate-manual", short: nil, valueName: nil, example: nil,
+            help: "Print the man page (roff) and exit; 'make install' installs it as tuner(1).",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.generate = .manual }),
+        OptionDefinition(
+            long: "generate-completion-script", short: nil, valueName: "shell", example: "bash",
+            help: "Print the completion script for bash, zsh or fish and exit.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let shell = CompletionShell(rawValue: value) else {
+                    throw .init("must be one of \(CompletionShell.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.generate = .completion(shell)
+            }),
+    ]
+
+    /// Flags that name the input or the action of one run rather than a standing preference: the config
+    /// file refuses them as keys.
+    static let commandLineOnly: Set<String> = [
+        "file", "channel", "expect", "list-devices", "list-tunings",
+        "config", "no-config", "generate-manual", "generate-completion-script",
+    ]
+
+    /// What the shells offer after each flag that takes a value. Every flag with a value is listed (a
+    /// test checks it), so a new flag's author decides; `.anything` offers nothing.
+    static let valueCompletions: [String: ValueCompletion] = [
+        "file": .files,
+        "config": .files,
+        "channel": .anything,
+        "tolerance": .anything,
+        "a4": .anything,
+        "rate": .anything,
+        "expect": .anything,
+        "output": .choices(OutputFormat.allCases.map(\.rawValue)),
+        "tuning": .choices(Tuning.presets.compactMap(\.key)),
+        "device": .captureDevices,
+        "generate-completion-script": .choices(CompletionShell.allCases.map(\.rawValue)),
+    ]
+}
+

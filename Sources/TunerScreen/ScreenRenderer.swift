@@ -72,8 +72,15 @@ public enum ScreenRenderer {
         var source = model.sourceLabel
         if !source.contains("Hz") { source += ", \(Int(model.sampleRate)) Hz" }
         let settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
-        let full = "\(source) · \(settings)"
-        return full.count <= width ? full : "\(settings) · \(source)"
+        let config = model.configFile.map { " · config \(abbreviatingHome($0))" } ?? ""
+        let full = "\(source) · \(settings)\(config)"
+        return full.count <= width ? full : "\(settings)\(config) · \(source)"
+    }
+
+    /// "/home/ann/.config/tuner/config" → "~/.config/tuner/config" (when HOME is /home/ann).
+    static func abbreviatingHome(_ path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String {
+        guard let home, !home.isEmpty, home != "/", path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
     }
 
     /// "+3.2 ¢", "-7.3 ¢", "0.0 ¢".

@@ -18,7 +18,7 @@ public enum TunerScreen {
     /// used (unknown `TERM`). Stops the session before returning.
     /// With a `tuning`, the readings are measured against its strings (the tuning row and keys 1…9).
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
-                           tuning: Tuning? = nil,
+                           tuning: Tuning? = nil, configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -30,9 +30,10 @@ public enum TunerScreen {
             throw error
         }
         terminal.resumeInput = { events.resumeInput() }
-        let model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
+        var model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
                                 sampleRate: session.sampleRate, gate: gate, size: terminal.size,
                                 tuning: tuning)
+        model.configFile = configFile
         session.setTolerance(model.settings.tolerance)
         session.setReference(model.settings.a4)
         let loop = ScreenLoop(model: model, canvas: terminal, input: terminal) { settings in
