@@ -77,6 +77,10 @@ public struct CommandLineParser: Sendable {
             throw .conflict("'--\(mode)' and '--output' cannot be used together: '--\(mode)' replaces the output "
                 + "with the settled notes; leave out one of them.")
         }
+        if options.file == "-" && options.given.contains("output") && options.output == .screen {
+            throw .conflict("'--file -' and '--output screen' cannot be used together: the screen reads its keys "
+                + "from standard input, which then carries the audio; use '--output text' or 'jsonl'.")
+        }
         if options.file != nil {
             for live in ["device", "rate", "list-devices"] where options.given.contains(live) {
                 throw .conflict("'--file' and '--\(live)' cannot be used together: '--\(live)' is for live input; "

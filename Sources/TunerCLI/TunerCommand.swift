@@ -78,8 +78,11 @@ public enum TunerCommand {
     static func mode(_ options: TunerOptions, io: SystemIO) -> Mode {
         if options.expect != nil { return .expect }
         if options.announce || options.speak { return .announce }
+        // With `--file -` there is no screen (not even one a config file asks for): it reads its keys
+        // from standard input, which carries the audio.
+        let reading = options.file == AudioFileSource.standardInputPath
         switch options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput)) {
-        case .screen: return .screen
+        case .screen: return reading ? .text : .screen
         case .text: return .text
         case .jsonl: return .jsonl
         }
