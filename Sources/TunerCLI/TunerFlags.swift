@@ -10,7 +10,7 @@ enum TunerFlags {
     static let tuningFlags: [OptionDefinition] = [
         OptionDefinition(
             long: "file", short: "f", valueName: "path", example: "guitar.wav",
-            help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at 8000…192000 Hz; several channels are mixed to mono; - reads it from standard input (a pipe).",
+            help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at 8000…192000 Hz; several channels are mixed to mono. '--file -' reads standard input (a pipe).",
             defaultText: nil,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be the path of an audio file") }

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TunerTestSupport
 @testable import TunerCLI
 
 /// `tuner --help` is part of the interface: this pins it word for word. A change to a flag, a default
@@ -11,11 +13,13 @@ import Testing
     USAGE: tuner [--file <path>] [--channel <n>] [--tolerance <cents>] [--a4 <hz>]
            [--output <format>] [--device <name>] [--rate <hz>] [--list-devices]
            [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
-           [--expect <note>]
+           [--expect <note>] [--config <path>] [--no-config] [--generate-manual]
+           [--generate-completion-script <shell>]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
                               8000…192000 Hz; several channels are mixed to mono.
+                              '--file -' reads standard input (a pipe).
       --channel <n>           Analyse only channel n of the file (1 = first) instead
                               of the mix of all channels.
       -t, --tolerance <cents>
@@ -55,7 +59,18 @@ import Testing
       --expect <note>         With --file: exit 0 when the file's settled pitch (its
                               last settled note) is this note within the tolerance,
                               else 1, printing by how much.
-      --version               Show the version.
+      --config <path>         Read settings from this file instead of
+                              $XDG_CONFIG_HOME/tuner/config (else
+                              ~/.config/tuner/config): lines 'key = value' with the
+                              long flag names as keys; flags on the command line
+                              win.
+      --no-config             Read no config file.
+      --generate-manual       Print the man page (roff) and exit; 'make install'
+                              installs it as tuner(1).
+      --generate-completion-script <shell>
+                              Print the completion script for bash, zsh or fish and
+                              exit.
+      --version               Show the version and the commit it was built from.
       -h, --help              Show help information.
 
     OUTPUT (--output jsonl): one JSON object per reading, in order, e.g.
@@ -89,6 +104,9 @@ import Testing
       69    The capture device cannot be used: no such device, busy, no mono
             capture, or it stopped delivering audio; or --speak when espeak-ng is
             not installed or fails.
+      78    The config file is wrong: an unknown key, a bad value or a line that is
+            not 'key = value' (the message names the file and line), or the file
+            given to --config cannot be read.
       129   The screen ended because the terminal hung up (SIGHUP).
       130   The screen ended with Ctrl-C (SIGINT).
       143   The screen ended with SIGTERM.
@@ -102,6 +120,9 @@ import Testing
       tuner --tuning drop-d
       tuner --tuning "D2 G2 D3 G3 B3 D4" --announce
       tuner --file a2.wav --expect A2 -t 2 && echo in tune
+      arecord -q -f S16_LE -r 48000 -c 1 -t wav | tuner --file - --output jsonl
+      sox song.mp3 -t wav - | tuner --file -
+      tuner --config ~/bass.conf
 
     """
 
@@ -122,9 +143,17 @@ import Testing
     @Test func versionPrintsNameAndVersion() throws {
         let result = try TunerBinary.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout == "tuner 0.1.0\n")
+        // The commit comes from the CommitStamp plugin: git's HEAD when built in a checkout.
+        let commit = Shell.output("git -C '\(Self.packageRoot)' rev-parse --short=12 HEAD 2>/dev/null")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let pattern = #/tuner 0\.1\.0 \(commit (?<commit>[0-9a-f]{12})(-dirty)?\)\n/#
+        let match = try #require(result.stdout.wholeMatch(of: pattern), "got \(result.stdout)")
+        if !commit.isEmpty { #expect(String(match.commit) == commit) }
         #expect(result.stderr == "")
     }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// The help is made from the flag table and `TunerOptions()`: every flag and its default appear.
     @Test func everyFlagAndDefaultIsListed() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,7 +135,7 @@ import Glibc
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeSineWAV(path: dir + "/a.wav", frequency: 110, seconds: 0.5)
-        let status = system("TERM=no-such-terminal \(TmuxHarness.tunerPath) --file \(dir)/a.wav --output screen "
+        let status = system(TestEnvironment.shellPrefix + "TERM=no-such-terminal \(TmuxHarness.tunerPath) --file \(dir)/a.wav --output screen "
                             + "> \(dir)/out 2> \(dir)/err < /dev/null")
         #expect((status >> 8) & 0xff == 1)
         let err = try String(contentsOfFile: dir + "/err", encoding: .utf8)
