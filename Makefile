@@ -2,9 +2,10 @@
 # `make test` runs the whole test suite. Both install the Debian packages they need first.
 
 # Debian packages: what building needs, and what the tests drive besides (tmux for the screen tests;
-# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path).
+# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path; man, zsh and fish
+# for the man page and the completions; dpkg-dev for `make deb`'s dependencies, which `make test` builds).
 BUILD_DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev
-TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins
+TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins man-db zsh fish dpkg-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ARGS ?=
 
@@ -76,13 +77,19 @@ generated:
 # links the Swift runtime statically (so the package needs no Swift toolchain), in its own build folder.
 # Depends is what dpkg-shlibdeps finds the binary linked to (libfftw3-single3, libasound2,
 # libncursesw6, libsndfile1, and libc6, libstdc++6…); Recommends: the ALSA plugins (desktop sound
-# servers) and espeak-ng (--speak). Lintian checks the package when it is installed (DEB_DEPS).
-DEB_DEPS := dpkg-dev fakeroot lintian
+# servers) and espeak-ng (--speak). Lintian checks the package when it is installed; `make deb-lint`
+# installs it first (it is large, so `make deb` and `make test` do not).
+DEB_DEPS := dpkg-dev
 STATIC_BUILD = .build/static
 deb: deps
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_DEPS)"
 	swift build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD)
 	scripts/make-deb.sh $(STATIC_BUILD)/release/tuner
+
+.PHONY: deb-lint
+deb-lint:
+	@$(MAKE) --no-print-directory install-missing PACKAGES=lintian
+	@$(MAKE) --no-print-directory deb
 
 # `make test-deb` (part of `make test`): builds the .deb, installs it with apt-get, runs /usr/bin/tuner
 # (--version and a file analysis) and removes it — on a machine where the package may be installed and
