@@ -54,7 +54,16 @@ INSTALLED = $(BINDIR)/tuner $(MANDIR)/tuner.1.gz $(BASH_COMPLETION_DIR)/tuner \
 TUNER_BIN ?= .build/release/tuner
 GENERATED = .build/generated
 
-install: $(if $(filter .build/release/tuner,$(TUNER_BIN)),build)
+# It builds first when it can; under sudo, whose PATH often lacks the Swift toolchain, it installs the
+# binary `make build` made.
+install:
+	@if [ "$(TUNER_BIN)" = .build/release/tuner ]; then \
+	    if command -v swift >/dev/null; then $(MAKE) --no-print-directory build; \
+	    elif [ ! -x "$(TUNER_BIN)" ]; then \
+	        echo "Error: no swift in PATH and no $(TUNER_BIN); run 'make build' first, then 'sudo make install'." >&2; \
+	        exit 1; \
+	    fi; \
+	fi
 	@$(MAKE) --no-print-directory generated TUNER_BIN=$(TUNER_BIN)
 	install -D -m 755 $(TUNER_BIN) $(DESTDIR)$(BINDIR)/tuner
 	install -D -m 644 $(GENERATED)/tuner.1.gz $(DESTDIR)$(MANDIR)/tuner.1.gz
