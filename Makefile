@@ -86,13 +86,13 @@ generated:
 # links the Swift runtime statically (so the package needs no Swift toolchain), in its own build folder.
 # Depends is what dpkg-shlibdeps finds the binary linked to (libfftw3-single3, libasound2,
 # libncursesw6, libsndfile1, and libc6, libstdc++6…); Recommends: the ALSA plugins (desktop sound
-# servers) and espeak-ng (--speak). Lintian checks the package when it is installed; `make deb-lint`
+# servers) and espeak-ng (--speak). `-z now`: bind every symbol at start (Debian's hardening, lintian). Lintian checks the package when it is installed; `make deb-lint`
 # installs it first (it is large, so `make deb` and `make test` do not).
 DEB_DEPS := dpkg-dev
 STATIC_BUILD = .build/static
 deb: deps
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_DEPS)"
-	swift build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD)
+	swift build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) -Xlinker -z -Xlinker now
 	scripts/make-deb.sh $(STATIC_BUILD)/release/tuner
 
 .PHONY: deb-lint
