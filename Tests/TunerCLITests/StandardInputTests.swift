@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 import TunerTestSupport
 
 /// `tuner --file -`: audio piped to standard input, in the formats libsndfile reads from a stream.

@@ -1,24 +1,17 @@
 import CTuner
 
-/// Settings of the pitch engine and of the readings made from its results.
+/// Settings of the pitch engine: what it searches and how often it reports.
 public struct TunerConfiguration: Sendable, Equatable {
-    /// Reference pitch: the frequency of A4.
-    public var a4: Hertz
-    /// A reading is in tune when |cents| ≤ tolerance.
-    public var tolerance: Cents
     /// Windows quieter than this give no pitch.
     public var gate: Decibels
     /// The lowest and highest fundamentals searched.
     public var minimumFrequency: Hertz
     public var maximumFrequency: Hertz
-    /// Time between readings.
+    /// Time between measurements.
     public var hopSeconds: Double
 
-    public init(a4: Hertz = Hertz(440), tolerance: Cents = Cents(3), gate: Decibels = Decibels(-60),
-                minimumFrequency: Hertz = Hertz(29), maximumFrequency: Hertz = Hertz(4200),
-                hopSeconds: Double = 0.01) {
-        self.a4 = a4
-        self.tolerance = tolerance
+    public init(gate: Decibels = Decibels(-60), minimumFrequency: Hertz = Hertz(Limits.frequency.lowerBound),
+                maximumFrequency: Hertz = Hertz(Limits.frequency.upperBound), hopSeconds: Double = 0.01) {
         self.gate = gate
         self.minimumFrequency = minimumFrequency
         self.maximumFrequency = maximumFrequency
@@ -26,14 +19,16 @@ public struct TunerConfiguration: Sendable, Equatable {
     }
 }
 
+/// The engine refused its configuration (`ct_engine_create` returned NULL); `reason` is its words.
 public struct EngineError: Error, CustomStringConvertible {
-    public var description: String
+    public var reason: String
+    public var description: String { reason }
 }
 
 /// The one Swift owner of a C++ engine (`ct_engine_create` … `ct_engine_destroy`).
 ///
 /// Not thread-safe: make it on any thread, then use it from one thread only. `process` calls
-/// `onReading` synchronously on the calling thread, once per analysis hop completed in the block
+/// `onMeasurement` synchronously on the calling thread, once per analysis hop completed in the block
 /// (the C++ engine's `onResultReady`, through `ct_result_callback`).
 public final class PitchEngine {
     private let handle: OpaquePointer
@@ -45,36 +40,31 @@ public final class PitchEngine {
     public var windowSize: Int { ct_engine_window_size(handle) }
 
     private final class Sink {
-        var tolerance: Cents
-        let onReading: (Reading) -> Void
-        init(tolerance: Cents, onReading: @escaping (Reading) -> Void) {
-            self.tolerance = tolerance
-            self.onReading = onReading
-        }
+        let onMeasurement: (PitchMeasurement) -> Void
+        init(onMeasurement: @escaping (PitchMeasurement) -> Void) { self.onMeasurement = onMeasurement }
     }
 
     /// Makes the engine (`ct_engine_create`: every buffer and FFT plan is made here, once).
     public init(sampleRate: Double, configuration: TunerConfiguration = TunerConfiguration(),
-                onReading: @escaping (Reading) -> Void) throws {
+                onMeasurement: @escaping (PitchMeasurement) -> Void) throws {
         var config = ct_config()
         ct_config_default(&config, sampleRate)
-        config.a4 = configuration.a4.value
         config.gate_db = configuration.gate.value
         config.min_frequency = configuration.minimumFrequency.value
         config.max_frequency = configuration.maximumFrequency.value
         config.hop_seconds = configuration.hopSeconds
-        let sink = Unmanaged.passRetained(Sink(tolerance: configuration.tolerance, onReading: onReading))
+        let sink = Unmanaged.passRetained(Sink(onMeasurement: onMeasurement))
         var message = [CChar](repeating: 0, count: 256)
         let made = message.withUnsafeMutableBufferPointer { buffer in
             ct_engine_create(&config, { result, context in
                 let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-                sink.onReading(Reading(result, tolerance: sink.tolerance))
+                sink.onMeasurement(PitchMeasurement(result))
             }, sink.toOpaque(), buffer.baseAddress, buffer.count)
         }
         guard let made else {
             sink.release()
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw EngineError(description: text)
+            throw EngineError(reason: text)
         }
         self.handle = made
         self.sink = sink
@@ -86,28 +76,19 @@ public final class PitchEngine {
         sink.release()
     }
 
-    /// Feeds mono samples (`ct_engine_process`); readings arrive through `onReading` before it returns.
+    /// Feeds mono samples (`ct_engine_process`); measurements arrive through `onMeasurement` before it returns.
     public func process(_ samples: UnsafeBufferPointer<Float>) {
         guard let base = samples.baseAddress, samples.count > 0 else { return }
         ct_engine_process(handle, base, samples.count)
     }
-
-    /// Changes the reference pitch for the readings that follow (`ct_engine_set_a4`).
-    public func setReference(_ a4: Hertz) { ct_engine_set_a4(handle, a4.value) }
-
-    /// Changes the tolerance the readings that follow are judged with.
-    public func setTolerance(_ tolerance: Cents) { sink.takeUnretainedValue().tolerance = tolerance }
 }
 
-extension Reading {
-    /// Maps an engine result; cents are clamped to ±50 here, in the one place that talks to the engine.
-    init(_ r: ct_result, tolerance: Cents) {
-        var pitch: Pitch? = nil
-        if r.has_pitch != 0, r.frequency.isFinite, r.frequency > 0, r.midi_note >= 0 {
-            pitch = Pitch(frequency: Hertz(r.frequency), note: Note(midi: Int(r.midi_note)),
-                          rawCents: Cents(r.cents))
-        }
-        self.init(time: r.time, pitch: pitch, level: Decibels(r.level_db.isFinite ? r.level_db : -120),
-                  confidence: r.confidence.isFinite ? r.confidence : 0, tolerance: tolerance)
+extension PitchMeasurement {
+    /// Maps an engine result: a frequency only when the engine found one and it is a positive finite
+    /// number; a non-finite level reads as the −120 dBFS floor, a non-finite clarity as 0.
+    init(_ r: ct_result) {
+        let frequency: Hertz? = r.has_pitch != 0 && r.frequency.isFinite && r.frequency > 0 ? Hertz(r.frequency) : nil
+        self.init(time: r.time, frequency: frequency, clarity: r.confidence.isFinite ? r.confidence : 0,
+                  level: Decibels(r.level_db.isFinite ? r.level_db : -120))
     }
 }
