@@ -133,7 +133,7 @@ import TunerTestSupport
         let dir = try TemporaryDirectory()
         try Self.generated(["--generate-completion-script", "fish"]).write(toFile: dir.path("tuner.fish"), atomically: true, encoding: .utf8)
         func complete(_ line: String) throws -> [String] {
-            let result = try TunerBinary.shell("HOME='\(dir.url.path)' '\(fish)' --no-config -c \"source '\(dir.path("tuner.fish"))'; complete -C '\(line)'\"")
+            let result = try TunerBinary.shell("HOME='\(dir.url.path)' XDG_CONFIG_HOME='\(dir.url.path)' XDG_DATA_HOME='\(dir.url.path)' '\(fish)' --no-config -c \"source '\(dir.path("tuner.fish"))'; complete -C '\(line)'\"")
             #expect(result.status == 0, "\(result.stderr)")
             return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }.sorted()
         }
