@@ -67,6 +67,7 @@ public enum TestEnvironment {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tuner-tests-config-\(getpid())")
         try? FileManager.default.removeItem(at: url)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TestEnvironment.configHome) }
         return url.path
     }()
 
