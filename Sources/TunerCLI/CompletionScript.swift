@@ -3,7 +3,7 @@ public enum CompletionShell: String, Sendable, CaseIterable {
     case bash, zsh, fish
 }
 
-/// What a shell offers after a flag that takes a value (`TunerFlags.valueCompletions`).
+/// What a shell offers after a flag that takes a value (`OptionDefinition.completion`).
 enum ValueCompletion: Sendable, Equatable {
     /// Nothing to offer (a number, a note…).
     case anything
@@ -16,11 +16,10 @@ enum ValueCompletion: Sendable, Equatable {
 }
 
 /// `tuner --generate-completion-script bash|zsh|fish`: completion scripts made from the flag table, so
-/// every flag (and the values of `TunerFlags.valueCompletions`) is completed without writing it twice.
+/// every flag and the values its definition names are completed without writing them twice.
 enum CompletionScript {
-    static func render(for shell: CompletionShell, _ definitions: [OptionDefinition] = TunerFlags.all,
-                       values: [String: ValueCompletion] = TunerFlags.valueCompletions) -> String {
-        let flags = definitions.map { Flag($0, values: values) } + HelpText.builtins.map {
+    static func render(for shell: CompletionShell, _ definitions: [OptionDefinition] = TunerFlags.all) -> String {
+        let flags = definitions.map { Flag($0) } + HelpText.builtins.map {
             Flag(long: $0.long, short: $0.short, takesValue: false, value: .anything, summary: summary($0.help))
         }
         switch shell {
@@ -46,9 +45,9 @@ enum CompletionScript {
             self.summary = summary
         }
 
-        init(_ definition: OptionDefinition, values: [String: ValueCompletion]) {
+        init(_ definition: OptionDefinition) {
             self.init(long: definition.long, short: definition.short, takesValue: definition.valueName != nil,
-                      value: values[definition.long] ?? .anything, summary: CompletionScript.summary(definition.help))
+                      value: definition.valueCompletion, summary: CompletionScript.summary(definition.help))
         }
 
         var names: [String] { ["--\(long)"] + (short.map { ["-\($0)"] } ?? []) }

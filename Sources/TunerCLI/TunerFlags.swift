@@ -46,6 +46,7 @@ enum TunerFlags {
                 + "line per reading) or jsonl (one JSON object per reading); text and jsonl run as fast as "
                 + "they can. The default is screen when standard output is a terminal, else text.",
             defaultText: { $0.output?.rawValue ?? OutputFormat.automaticDescription },
+            completion: .choices(OutputFormat.allCases.map(\.rawValue)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let format = OutputFormat(rawValue: value) else {
                     throw .init("must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -56,6 +57,7 @@ enum TunerFlags {
             long: "device", short: "d", valueName: "name", example: "hw:1",
             help: "ALSA capture device for live input, e.g. default, hw:1 or plughw:1,0 (see --list-devices).",
             defaultText: { $0.device },
+            completion: .captureDevices,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:1") }
                 options.device = value
@@ -83,6 +85,7 @@ enum TunerFlags {
                 + "side first, e.g. \"D2 A2 D3 G3 B3 E4\". Cents are then measured from the target string, "
                 + "picked automatically (on the screen keys 1…9 lock one); text and jsonl lines add it.",
             defaultText: { $0.tuning.map { $0.key ?? "custom" } ?? "chromatic" },
+            completion: .choices(Tuning.presets.compactMap(\.key)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 do throws(TuningError) {
                     options.tuning = try Tuning.resolve(value)
@@ -171,6 +174,7 @@ extension TunerFlags {
             long: "generate-completion-script", short: nil, valueName: "shell", example: "bash",
             help: "Print the completion script for bash, zsh or fish and exit.",
             defaultText: nil,
+            completion: .choices(CompletionShell.allCases.map(\.rawValue)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let shell = CompletionShell(rawValue: value) else {
                     throw .init("must be one of \(CompletionShell.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -184,22 +188,6 @@ extension TunerFlags {
     static let commandLineOnly: Set<String> = [
         "file", "channel", "expect", "list-devices", "list-tunings",
         "config", "no-config", "generate-manual", "generate-completion-script",
-    ]
-
-    /// What the shells offer after each flag that takes a value. Every flag with a value is listed (a
-    /// test checks it), so a new flag's author decides; `.anything` offers nothing.
-    static let valueCompletions: [String: ValueCompletion] = [
-        "file": .files,
-        "config": .files,
-        "channel": .anything,
-        "tolerance": .anything,
-        "a4": .anything,
-        "rate": .anything,
-        "expect": .anything,
-        "output": .choices(OutputFormat.allCases.map(\.rawValue)),
-        "tuning": .choices(Tuning.presets.compactMap(\.key)),
-        "device": .captureDevices,
-        "generate-completion-script": .choices(CompletionShell.allCases.map(\.rawValue)),
     ]
 }
 

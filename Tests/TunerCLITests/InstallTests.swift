@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TunerTestSupport
 @testable import TunerCLI
+import TunerMusic
 
 /// The man page and the bash, zsh and fish completions are generated from the flag table; these tests
 /// pin that every flag (whoever adds it) reaches all of them, drive the completions in the real shells,
@@ -53,10 +54,25 @@ import TunerTestSupport
         }
     }
 
-    /// A flag with a value says what the shells offer after it, so a new flag cannot be forgotten.
-    @Test func everyFlagWithAValueSaysWhatToComplete() {
-        let valued = Set(TunerFlags.all.filter { $0.valueName != nil }.map(\.long))
-        #expect(valued == Set(TunerFlags.valueCompletions.keys))
+    /// The values come from the flag table: a "path" completes files, the rest what the flag names.
+    @Test func theValuesToCompleteComeFromTheFlagTable() throws {
+        func completion(_ long: String) throws -> ValueCompletion {
+            try #require(TunerFlags.all.first { $0.long == long }).valueCompletion
+        }
+        #expect(try completion("file") == .files)
+        #expect(try completion("config") == .files)
+        #expect(try completion("tuning") == .choices(Tuning.presets.compactMap(\.key)))
+        #expect(try completion("output") == .choices(["screen", "text", "jsonl"]))
+        #expect(try completion("device") == .captureDevices)
+        #expect(try completion("a4") == .anything)
+        // A flag whose value is one of a list offers the list (e.g. --temperament, when it exists).
+        if let temperament = TunerFlags.all.first(where: { $0.long == "temperament" }) {
+            guard case .choices(let names) = temperament.valueCompletion else {
+                Issue.record("--temperament completes no names")
+                return
+            }
+            #expect(!names.isEmpty)
+        }
     }
 
     @Test func theManPageRendersWithEverySectionAndFlag() throws {
