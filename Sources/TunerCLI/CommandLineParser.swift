@@ -53,6 +53,7 @@ public struct CommandLineParser: Sendable {
             }
             options.given.insert(definition.long)
         }
+        try TunerFlags.finish(&options)
         try validate(options)
         return .run(options)
     }

@@ -11,6 +11,8 @@ enum ValueCompletion: Sendable, Equatable {
     case files
     /// These words.
     case choices([String])
+    /// These words, and paths (`--temperament meantone` or `--temperament werck3.scl`).
+    case choicesAndFiles([String])
     /// The capture devices, from `tuner --list-devices` run when completing (so they are current).
     case captureDevices
 }
@@ -81,6 +83,9 @@ enum CompletionScript {
             case .anything: reply = "return 0"
             case .files: reply = "compopt -o filenames 2>/dev/null; words=$(compgen -f -- \"$value\")"
             case .choices(let list): reply = "words=$(compgen -W '\(list.joined(separator: " "))' -- \"$value\")"
+            case .choicesAndFiles(let list):
+                reply = "compopt -o filenames 2>/dev/null; "
+                    + "words=$(compgen -W '\(list.joined(separator: " "))' -- \"$value\"; compgen -f -- \"$value\")"
             case .captureDevices:
                 reply = "words=$(compgen -W \"$(\(deviceNames(tuner: "\"${COMP_WORDS[0]}\"")))\" -- \"$value\")"
             }
@@ -136,6 +141,8 @@ enum CompletionScript {
                 case .anything: action = ":\(flag.long):"
                 case .files: action = ":\(flag.long):_files"
                 case .choices(let list): action = ":\(flag.long):(\(list.joined(separator: " ")))"
+                case .choicesAndFiles(let list):
+                    action = ":\(flag.long):{compadd -- \(list.joined(separator: " ")); _files}"
                 case .captureDevices: action = ":\(flag.long):_tuner_devices"
                 }
             }
@@ -178,6 +185,7 @@ enum CompletionScript {
                 case .anything: line += " -x"
                 case .files: line += " -r -F"
                 case .choices(let list): line += " -x -a \(quoted(list.joined(separator: " ")))"
+                case .choicesAndFiles(let list): line += " -r -F -a \(quoted(list.joined(separator: " ")))"
                 case .captureDevices:
                     line += " -x -a \(quoted("(" + deviceNames(tuner: "command (commandline -opc)[1]") + ")"))"
                 }

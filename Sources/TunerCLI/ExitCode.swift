@@ -10,7 +10,8 @@ public enum ExitCode: Int32, Sendable {
     case failure = 1
     /// The command line is wrong: unknown flag, missing or bad value (EX_USAGE).
     case usage = 64
-    /// The input file cannot be read: missing, a directory, not audio, empty, unsupported rate (EX_NOINPUT).
+    /// The input file cannot be read: missing, a directory, not audio, empty, unsupported rate; or a Scala
+    /// scale or keyboard mapping that cannot be read or is not valid (EX_NOINPUT).
     case noInput = 66
     /// The capture device cannot be used: missing, busy, unsupported, or gone mid-run; or `--speak`
     /// without a working espeak-ng (EX_UNAVAILABLE).
@@ -31,7 +32,8 @@ public enum ExitCode: Int32, Sendable {
             + "the input did not settle on the note within the tolerance."),
         (.usage, "A usage error: unknown flag, missing or bad value, or a --channel the file does not have."),
         (.noInput, "The input file cannot be read: missing, a directory, not audio, empty, or a sample "
-            + "rate outside \(Limits.sampleRate.lowerBound)…\(Limits.sampleRate.upperBound) Hz."),
+            + "rate outside \(Limits.sampleRate.lowerBound)…\(Limits.sampleRate.upperBound) Hz; or a --temperament "
+            + "or --kbm Scala file that is missing or not valid (the error names its line)."),
         (.unavailable, "The capture device cannot be used: no such device, busy, no mono capture, or it "
             + "stopped delivering audio; or --speak when espeak-ng is not installed or fails."),
         (.config, "The config file is wrong: an unknown key, a bad value or a line that is not 'key = value' "

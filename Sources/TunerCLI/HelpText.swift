@@ -44,13 +44,15 @@ enum HelpText {
         lines.append("OUTPUT (--output jsonl): one JSON object per reading, in order, e.g.")
         lines.append("  {\"time\":1.23,\"frequency\":109.536,\"note\":\"A2\",\"cents\":-7.3,\"in_tune\":false,\"level_db\":-12.5}")
         lines += wrapText("time: seconds of input consumed; frequency (Hz, unrounded), note and cents (clamped "
-        + "to ±50) are null when there is no pitch; in_tune: |cents| ≤ tolerance; level_db: "
-        + "input level in dBFS.", indent: "  ")
+                          + "to ±50) are null when there is no pitch; in_tune: |cents| ≤ tolerance; level_db: "
+                          + "input level in dBFS.", indent: "  ")
         lines += wrapText("With --tuning, each line adds \"string\" (1 = first), \"target\" (its note), "
-        + "\"target_cents\" (cents from it, unclamped) and \"target_in_tune\"; after the "
-        + "reading at which a note settled (held steady for 0.5 s) comes a line "
-        + "{\"event\":\"settled\",…} with time, start, string, target, frequency, cents (from "
-        + "the target, the median of the steady time) and in_tune.", indent: "  ")
+                          + "\"target_cents\" (cents from it, unclamped) and \"target_in_tune\"; after the "
+                          + "reading at which a note settled (held steady for 0.5 s) comes a line "
+                          + "{\"event\":\"settled\",…} with time, start, string, target, frequency, cents (from "
+                          + "the target, the median of the steady time), in_tune and target_frequency.", indent: "  ")
+        lines += wrapText("Notes are named by --names and --transpose (the written note); with --temperament, "
+                          + "cents are from the tempered target.", indent: "  ")
         lines.append("")
         lines += wrapText("SCREEN: " + screen, indent: "")
         lines.append("")
@@ -81,8 +83,9 @@ enum HelpText {
         + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz, "
         + "s shows the strobe band (it drifts left when flat, right when sharp). With --tuning, "
         + "a row of the strings shows the target one as [A2] and ✓ on strings that settled in "
-        + "tune; 1…9 lock a string, 0 returns to automatic. With no capture device, 'tuner' "
-        + "shows a built-in demo. NO_COLOR turns colours off."
+        + "tune; 1…9 lock a string, 0 returns to automatic. The status line names the "
+        + "temperament, capo, transposition and names in force (and the config file read). With no capture "
+        + "device, 'tuner' shows a built-in demo. NO_COLOR turns colours off."
 
     /// Command lines for the help's and the man page's EXAMPLES.
     static let examples: [String] = [
@@ -94,6 +97,10 @@ enum HelpText {
         "tuner --tuning drop-d",
         "tuner --tuning \"D2 G2 D3 G3 B3 D4\" --announce",
         "tuner --file a2.wav --expect A2 -t 2 && echo in tune",
+        "tuner --temperament meantone --root D",
+        "tuner --file e4.wav --expect E4 --temperament werck3.scl",
+        "tuner --transpose Bb --names german",
+        "tuner --tuning guitar --capo 2 --offsets \"0 -2 0 0 -1.5 0\"",
         "arecord -q -f S16_LE -r 48000 -c 1 -t wav | tuner --file - --output jsonl",
         "sox song.mp3 -t wav - | tuner --file -",
         "tuner --config ~/bass.conf",

@@ -13,21 +13,22 @@ enum SettledOutput {
     ///
     /// Returns `.success`, `.failure` when the output cannot be written, or `.unavailable` when
     /// espeak-ng fails (the message is printed).
-    static func announce(_ notes: SettledNotes, tuning: Tuning?, printing: Bool, speaker: Speaker?,
+    static func announce(_ notes: SettledNotes, tuning: Tuning?, system: TargetSystem = .standard, printing: Bool,
+                         speaker: Speaker?,
                          ignoreWhileSpeaking: Bool, stop: @Sendable () -> Void, io: SystemIO) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: 0)
         var result = ExitCode.success
         for await note in notes {
             if printing {
                 // One write per line, so a screen reader or a pipe gets each note as it settles.
-                if output.isOpen && !output.write(Announcement.text(for: note, tuning: tuning) + "\n") {
+                if output.isOpen && !output.write(Announcement.text(for: note, tuning: tuning, system: system) + "\n") {
                     if speaker == nil { stop() }
                 }
             }
             guard let speaker, result == .success else { continue }
             if ignoreWhileSpeaking { notes.setIgnoringInput(true) }
             do {
-                try await speaker.say(Announcement.spoken(for: note, tuning: tuning))
+                try await speaker.say(Announcement.spoken(for: note, tuning: tuning, system: system))
             } catch {
                 io.printError("Error: \(error)\n")
                 result = .unavailable

@@ -94,6 +94,12 @@ public enum TunerCommand {
         if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
         if options.listDevices { return listDevices(io: io) }
         let mode = mode(options, io: io)
+        let system: TargetSystem
+        var options = options
+        switch loadSystem(&options, io: io) {
+        case .success(let loaded): system = loaded
+        case .failure(let exit): return exit.code
+        }
         var speaker: Speaker?
         if options.speak {
             switch Speaker.find(path: environment["PATH"]) {
@@ -125,33 +131,34 @@ public enum TunerCommand {
         let live = options.file == nil
         switch mode {
         case .screen:
-            return await showScreen(session, options: options, io: io)
+            return await showScreen(session, options: options, system: system, io: io)
         case .text, .jsonl:
             let lines: (TuningTracker.Step) -> String
             switch (mode, options.tuning) {
-            case (.text, let tuning?): lines = { TextFormatter().lines(for: $0, tuning: tuning) }
-            case (.text, nil): lines = { TextFormatter().line(for: $0.reading) }
-            case (_, let tuning?): lines = TuningLinesFormatter(tuning: tuning).lines(for:)
-            case (_, nil): lines = { JSONLinesFormatter().line(for: $0.reading) }
+            case (.text, let tuning?): lines = { TextFormatter(system: system).lines(for: $0, tuning: tuning) }
+            case (.text, nil): lines = { TextFormatter(system: system).line(for: $0.reading) }
+            case (_, let tuning?):
+                lines = TuningLinesFormatter(tuning: tuning, system: system, a4: options.a4).lines(for:)
+            case (_, nil): lines = { JSONLinesFormatter(system: system).line(for: $0.reading) }
             }
-            let pipeline = ReadingPipeline(settings: options.settings, tuning: options.tuning)
+            let pipeline = ReadingPipeline(settings: options.settings, system: system, tuning: options.tuning)
             let printed = await printLines(of: session, through: pipeline, live: live, io: io, lines)
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
         case .announce:
             let notes = SettledNotes(measurements: session.measurements, settings: options.settings,
-                                     tuning: options.tuning)
+                                     system: system, tuning: options.tuning)
             let announced = await SettledOutput.announce(
-                notes, tuning: options.tuning, printing: options.announce, speaker: speaker,
+                notes, tuning: options.tuning, system: system, printing: options.announce, speaker: speaker,
                 ignoreWhileSpeaking: options.file == nil, stop: { session.stop() }, io: io)
             guard announced == .success else { return announced }
             return reportFailure(of: session, io: io) ?? .success
         case .expect:
             // The verdict is on the note itself, so the notes settle chromatically (no target string).
             let settled = await SettledOutput.settledNotes(
-                of: SettledNotes(measurements: session.measurements, settings: options.settings))
+                of: SettledNotes(measurements: session.measurements, settings: options.settings, system: system))
             if let failed = reportFailure(of: session, io: io) { return failed }
-            guard let verdict = options.expectation?.verdict(for: settled) else { return .usage }
+            guard let verdict = options.expectation(in: system)?.verdict(for: settled) else { return .usage }
             if print(verdict.message + "\n", io: io) != ExitCode.success.rawValue { return .failure }
             return verdict.passed ? .success : .failure
         }
@@ -161,12 +168,14 @@ public enum TunerCommand {
     public static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
-    static func showScreen(_ session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
+    static func showScreen(_ session: TunerSession, options: TunerOptions, system: TargetSystem,
+                           io: SystemIO) async -> ExitCode {
         let outcome: ScreenOutcome
         do {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
-                gate: options.configuration.gate, tuning: options.tuning, configFile: options.configRead)
+                gate: options.configuration.gate, tuning: options.tuning, system: system,
+                configFile: options.configRead)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -264,6 +273,57 @@ public enum TunerCommand {
             return .failure
         }
         return .success
+    }
+
+    /// The table of targets the options ask for: a built-in temperament, or a Scala `.scl` (and `.kbm`)
+    /// file read now. A file that cannot be read or is not a valid scale is one line naming the file
+    /// (and line) and exit 66; a scale that does not fit the other flags is a usage error (64).
+    static func loadSystem(_ options: inout TunerOptions, io: SystemIO) -> Result<TargetSystem, Exit> {
+        guard options.temperamentIsFile else {
+            return .success(options.system(temperament: Temperament.named(options.temperament) ?? .equal))
+        }
+        func read(_ path: String) -> String? {
+            guard let data = FileManager.default.contents(atPath: path),
+                  let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                io.printError("Error: cannot read '\(path)': "
+                              + (!exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "not readable")
+                              + "\n")
+                return nil
+            }
+            return text
+        }
+        let path = options.temperament
+        guard let text = read(path) else { return .failure(Exit(code: .noInput)) }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let temperament: Temperament
+        var mapping: Scala.KeyboardMapping?
+        do throws(ScalaError) {
+            temperament = try Scala.scale(text: text, file: path, name: name)
+            if let kbm = options.kbm {
+                guard let text = read(kbm) else { return .failure(Exit(code: .noInput)) }
+                mapping = try Scala.mapping(text: text, file: kbm)
+            }
+        } catch {
+            io.printError("Error: \(UsageMessages.message(for: error))\n")
+            return .failure(Exit(code: .noInput))
+        }
+        let system = options.system(temperament: temperament, mapping: mapping)
+        if temperament.count != 12, options.tuning != nil {
+            io.printError("Error: '--tuning' needs a temperament of 12 notes; '\(name)' has \(temperament.count): "
+                          + "leave out one of them.\n")
+            return .failure(Exit(code: .usage))
+        }
+        if let text = options.expectText {
+            guard let expected = try? Expectation(parsing: text, system: system) else {
+                io.printError("Error: Invalid value '\(text)' for '--expect <note>': not a note of '\(name)'; write "
+                              + "the root of a period and the degree above it, e.g. C4 or C4+3.\n")
+                return .failure(Exit(code: .usage))
+            }
+            options.expect = expected.note
+        }
+        return .success(system)
     }
 
     /// Prints a file error as one line and returns its exit code.

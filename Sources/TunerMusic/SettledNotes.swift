@@ -38,7 +38,7 @@ public final class SettledNotes: AsyncSequence, Sendable {
     /// `ignoreTail` is how long (reading time) input stays ignored after `setIgnoringInput(false)`,
     /// for the echo of the speech still in the engine's window.
     public init(measurements: AsyncStream<PitchMeasurement>, settings: ReadingPipeline.Settings = .init(),
-                tuning: Tuning? = nil,
+                system: TargetSystem = .standard, tuning: Tuning? = nil,
                 detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0,
                 ignoreTail: Double = 0.3) {
         let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
@@ -50,7 +50,7 @@ public final class SettledNotes: AsyncSequence, Sendable {
         self.control = control
         if perHop == nil { stepSink.finish() }
         self.task = Task {
-            var pipeline = ReadingPipeline(settings: settings, tuning: tuning, detector: detector)
+            var pipeline = ReadingPipeline(settings: settings, system: system, tuning: tuning, detector: detector)
             pipeline.tracker.press(digit: lockedString)
             var ignoredUntil = -Double.infinity
             for await measurement in measurements {

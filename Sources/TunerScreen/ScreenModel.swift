@@ -103,11 +103,12 @@ public struct ScreenModel: Sendable {
 
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
-                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil) {
+                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil,
+                system: TargetSystem = .standard) {
         self.pipeline = ReadingPipeline(
             settings: Settings(a4: Hertz(settings.a4.value.clamped(to: Limits.a4)),
                                tolerance: Cents(settings.tolerance.value.clamped(to: Limits.tolerance))),
-            tuning: tuning)
+            system: system, tuning: tuning)
         self.sourceLabel = sourceLabel
         self.sampleRate = sampleRate
         self.gate = gate

@@ -72,7 +72,15 @@ public enum ScreenRenderer {
     public static func statusLine(_ model: ScreenModel, width: Int = .max) -> String {
         var source = model.sourceLabel
         if !source.contains("Hz") { source += ", \(Int(model.sampleRate)) Hz" }
-        let settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
+        var settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
+        // What else is in force: "meantone in D · capo 2 · B♭ instrument".
+        let system = model.pipeline.system
+        var systems = system.summary
+        if let capo = model.tuning?.capo, capo != 0 {
+            let tempered = !system.temperament.isEqual12 || system.reference.frequency != nil
+            systems.insert("capo \(capo)", at: tempered ? 1 : 0)
+        }
+        if !systems.isEmpty { settings += " · " + systems.joined(separator: " · ") }
         let config = model.configFile.map { " · config \(abbreviatingHome($0))" } ?? ""
         let full = "\(source) · \(settings)\(config)"
         return full.count <= width ? full : "\(settings)\(config) · \(source)"
@@ -104,7 +112,7 @@ public enum ScreenRenderer {
             canvas.put(text, row: row + 2, column: (cols - 1) / 2, style: .dim)
             return
         }
-        let rows = BigGlyphs.note(shown.note.name, octave: shown.note.octave)
+        let rows = BigGlyphs.note(model.pipeline.system.name(of: shown.note))
         let width = rows[0].count
         let style: ScreenStyle = !shown.live ? .dim : model.isInTune ? .good : .bold
         for (i, line) in rows.enumerated() {
@@ -116,7 +124,7 @@ public enum ScreenRenderer {
         let cue = cue(model)
         var numbers = ""
         if let shown = model.shown {
-            let name = shown.note.name.replacingOccurrences(of: "#", with: "♯") + String(shown.note.octave)
+            let name = model.pipeline.system.name(of: shown.note).replacingOccurrences(of: "#", with: "♯")
             numbers = "\(name)   \(String(format: "%.2f", shown.frequency.value)) Hz   \(signedCents(shown.offset))   "
         }
         let total = numbers.count + cue.text.count

@@ -19,7 +19,7 @@ public enum TunerScreen {
     /// used (unknown `TERM`). Stops the session before returning.
     /// With a `tuning`, the readings are measured against its strings (the tuning row and keys 1…9).
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
-                           tuning: Tuning? = nil, configFile: String? = nil,
+                           tuning: Tuning? = nil, system: TargetSystem = .standard, configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -33,7 +33,7 @@ public enum TunerScreen {
         terminal.resumeInput = { events.resumeInput() }
         var model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
                                 sampleRate: session.sampleRate, gate: gate, size: terminal.size,
-                                tuning: tuning)
+                                tuning: tuning, system: system)
         model.configFile = configFile
         let loop = ScreenLoop(model: model, canvas: terminal, input: terminal)
         events.forward(session)

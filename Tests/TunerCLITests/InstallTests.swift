@@ -65,14 +65,9 @@ import TunerMusic
         #expect(try completion("output") == .choices(["screen", "text", "jsonl"]))
         #expect(try completion("device") == .captureDevices)
         #expect(try completion("a4") == .anything)
-        // A flag whose value is one of a list offers the list (e.g. --temperament, when it exists).
-        if let temperament = TunerFlags.all.first(where: { $0.long == "temperament" }) {
-            guard case .choices(let names) = temperament.valueCompletion else {
-                Issue.record("--temperament completes no names")
-                return
-            }
-            #expect(!names.isEmpty)
-        }
+        #expect(try completion("kbm") == .files, "a value named \"file\" completes files")
+        #expect(try completion("temperament") == .choicesAndFiles(Temperament.builtIns.map(\.name)))
+        #expect(try completion("names") == .choices(NoteNames.allCases.map(\.rawValue)))
     }
 
     @Test func theManPageRendersWithEverySectionAndFlag() throws {
@@ -124,6 +119,8 @@ import TunerMusic
         #expect(try Self.bashCompletions("tuner --generate-completion-script ", in: dir) == ["bash", "fish", "zsh"])
         #expect(try Self.bashCompletions("tuner --no-c", in: dir) == ["--no-config"])
         #expect(try Self.bashCompletions("tuner --a4 ", in: dir) == [])
+        #expect(try Self.bashCompletions("tuner --temperament mean", in: dir) == ["meantone"])
+        #expect(try Self.bashCompletions("tuner --names g", in: dir) == ["german"])
         try Data().write(to: dir.url.appendingPathComponent("guitar.wav"))
         #expect(try Self.bashCompletions("tuner -f \(dir.url.path)/gui", in: dir) == ["\(dir.url.path)/guitar.wav"])
     }

@@ -33,7 +33,7 @@ import TunerMusic
         #expect(result.stderr == "")
         #expect(result.stdout == Tuning.listing)
         #expect(result.stdout.contains("  drop-d  ") && result.stdout.contains("D2 A2 D3 G3 B3 E4"))
-        #expect(result.stdout.split(separator: "\n").count == Tuning.presets.count + 3)
+        #expect(result.stdout.split(separator: "\n").count == Tuning.presets.count + 7 + Temperament.builtIns.count)
     }
 
     @Test func announcePrintsExactlyOneLinePerSettledNote() throws {
