@@ -121,8 +121,9 @@ enum ConfigFile {
         case .failure(let problem): throw .config(path: path, problem)
         }
         var base = TunerOptions()
+        var entries: [Entry] = []
         do throws(Problem) {
-            var entries = try parse(text)
+            entries = try parse(text)
             // How the readings are shown is one choice: one made on the command line replaces the file's.
             if !commandLine.given.isDisjoint(with: modeFlags.union(["expect"])) {
                 entries.removeAll { modeFlags.contains($0.key) }
@@ -135,6 +136,16 @@ enum ConfigFile {
         do {
             command = try parser.parse(arguments, base: base)
         } catch {
+            // Some values are read only once all flags are known (a tuning with --names): a bad one from
+            // the file is still the file's error, at its line.
+            if case .invalidValue(let value, let label, let reason) = error {
+                let key = String(label.dropFirst(2).prefix { $0 != " " })
+                if !commandLine.given.contains(key),
+                   let entry = entries.last(where: { $0.key == key || $0.key == "--" + key }) {
+                    throw .config(path: path, Problem(line: entry.line,
+                                                      message: "invalid value '\(value)' for '\(key)': \(reason)"))
+                }
+            }
             throw .usage(error)
         }
         guard case .run(var options) = command else { return commandLine }
