@@ -71,10 +71,17 @@ public enum TestEnvironment {
         return url.path
     }()
 
-    /// `environment` with `XDG_CONFIG_HOME` set to `configHome`, unless the test set it itself.
+    /// `environment` with `XDG_CONFIG_HOME` set to `configHome`, unless the test chose the config folder
+    /// itself: set `XDG_CONFIG_HOME`, or a `HOME` of its own (a private sound server's clients find their
+    /// client.conf under it, so it must stay the config folder).
     public static func isolated(_ environment: [String: String]) -> [String: String] {
-        environment["XDG_CONFIG_HOME"] == nil ? environment.merging(["XDG_CONFIG_HOME": configHome]) { $1 } : environment
+        if environment["XDG_CONFIG_HOME"] != nil { return environment }
+        if let home = environment["HOME"], home != userHome { return environment }
+        return environment.merging(["XDG_CONFIG_HOME": configHome]) { $1 }
     }
+
+    /// The HOME of whoever runs the tests.
+    static let userHome = ProcessInfo.processInfo.environment["HOME"]
 
     /// Put before a shell command line (`system`, `popen`) to run it with `configHome`.
     public static var shellPrefix: String { "XDG_CONFIG_HOME='\(configHome)'; export XDG_CONFIG_HOME; " }
