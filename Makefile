@@ -2,10 +2,10 @@
 # `make test` runs the whole test suite. Both install the Debian packages they need first.
 
 # Debian packages: what building needs, and what the tests drive besides (tmux for the screen tests;
-# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path; man, zsh and fish
-# for the man page and the completions; dpkg-dev for `make deb`'s dependencies, which `make test` builds).
+# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path; espeak-ng for --speak;
+# man, zsh and fish for the man page and the completions; dpkg-dev for `make deb`, which `make test` builds).
 BUILD_DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev
-TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins man-db zsh fish dpkg-dev
+TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins espeak-ng man-db zsh fish dpkg-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ARGS ?=
 

@@ -13,8 +13,8 @@ public enum ExitCode: Int32, Sendable {
     /// The input file cannot be read: missing, a directory, not audio, empty, unsupported rate; or a Scala
     /// scale or keyboard mapping that cannot be read or is not valid (EX_NOINPUT).
     case noInput = 66
-    /// The capture device cannot be used: missing, busy, unsupported, or gone mid-run; or `--speak`
-    /// without a working espeak-ng (EX_UNAVAILABLE).
+    /// The capture or playback device cannot be used: missing, busy, unsupported, or gone mid-run; or
+    /// `--speak` without a working espeak-ng (EX_UNAVAILABLE).
     case unavailable = 69
     /// The config file is wrong: unknown key, bad value, not 'key = value', or unreadable (EX_CONFIG).
     case config = 78
@@ -28,14 +28,14 @@ public enum ExitCode: Int32, Sendable {
     static let documented: [(ExitCode, String)] = [
         (.success, "Success: q on the screen, or the input was analysed; also when the reader of the "
             + "output stops early (e.g. '| head')."),
-        (.failure, "A runtime failure (e.g. the terminal type is unknown to the screen); with --expect: "
-            + "the input did not settle on the note within the tolerance."),
+        (.failure, "A runtime failure (e.g. the terminal type is unknown to the screen, or --plot cannot "
+            + "write its file); with --expect: the input did not settle on the note within the tolerance."),
         (.usage, "A usage error: unknown flag, missing or bad value, or a --channel the file does not have."),
         (.noInput, "The input file cannot be read: missing, a directory, not audio, empty, or a sample "
             + "rate outside \(Limits.sampleRate.lowerBound)…\(Limits.sampleRate.upperBound) Hz; or a --temperament "
             + "or --kbm Scala file that is missing or not valid (the error names its line)."),
-        (.unavailable, "The capture device cannot be used: no such device, busy, no mono capture, or it "
-            + "stopped delivering audio; or --speak when espeak-ng is not installed or fails."),
+        (.unavailable, "The capture or playback device cannot be used: no such device, busy, no mono audio, "
+            + "or it stopped; or --speak when espeak-ng is not installed or fails."),
         (.config, "The config file is wrong: an unknown key, a bad value or a line that is not 'key = value' "
             + "(the message names the file and line), or the file given to --config cannot be read."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),

@@ -81,7 +81,9 @@ enum HelpText {
     /// What the screen shows and its keys (the help's SCREEN paragraph, the man page's KEYS).
     static let screen = "the note, its frequency and cents on a needle over ±50 ¢ with the tolerance "
         + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz, "
-        + "s shows the strobe band (it drifts left when flat, right when sharp). With --tuning, "
+        + "s shows the strobe band (it drifts left when flat, right when sharp), t plays the "
+        + "target note (input is ignored while it sounds), h shows the last 10 s as a graph "
+        + "of cents. With --tuning, "
         + "a row of the strings shows the target one as [A2] and ✓ on strings that settled in "
         + "tune; 1…9 lock a string, 0 returns to automatic. The status line names the "
         + "temperament, capo, transposition and names in force (and the config file read). With no capture "

@@ -73,11 +73,14 @@ public enum TunerCommand {
         case announce
         /// `--expect`.
         case expect
+        /// `--plot`.
+        case plot
     }
 
     /// The mode the options ask for.
     static func mode(_ options: TunerOptions, io: SystemIO) -> Mode {
         if options.expect != nil { return .expect }
+        if options.plot != nil { return .plot }
         if options.announce || options.speak { return .announce }
         // With `--file -` there is no screen (not even one a config file asks for): it reads its keys
         // from standard input, which carries the audio.
@@ -93,6 +96,10 @@ public enum TunerCommand {
     static func tune(_ options: TunerOptions, io: SystemIO, environment: [String: String] = currentEnvironment()) async -> ExitCode {
         if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
         if options.listDevices { return listDevices(io: io) }
+        if let path = options.plot, let problem = PlotSVG.unwritable(path) {
+            io.printError("Error: cannot write the plot to '\(path)': \(problem).\n")
+            return .failure
+        }
         let mode = mode(options, io: io)
         let system: TargetSystem
         var options = options
@@ -100,15 +107,36 @@ public enum TunerCommand {
         case .success(let loaded): system = loaded
         case .failure(let exit): return exit.code
         }
+        if let note = options.tone { return await playTone(note, system: system, options: options, io: io) }
+        if options.chime && (mode == .text || mode == .jsonl) {
+            io.printError("Error: '--chime' sounds with the screen, --announce or --speak, and standard output is "
+                          + "not a terminal here; add '--announce' or '--output screen'.\n")
+            return .usage
+        }
+        // One player for every sound of the run; speech comes at espeak-ng's rate, so the chimes are
+        // made at it too and the device is not reopened between them.
+        let player = SoundPlayer(device: options.playbackDevice)
+        defer { player.close() }
+        let soundRate = options.speak ? Speaker.speechRate : TunerOptions.playbackRate
         var speaker: Speaker?
         if options.speak {
             switch Speaker.find(path: environment["PATH"]) {
-            case .success(let found): speaker = found
+            case .success(let executable): speaker = Speaker(executable: executable, player: player)
             case .failure(let failure):
                 io.printError("Error: \(failure)\n")
                 return .unavailable
             }
         }
+        if options.speak || options.chime {
+            // Opened now, so that a missing device is reported before the tuner starts.
+            do {
+                try player.open(rate: soundRate)
+            } catch {
+                io.printError("Error: \(error)\n")
+                return .unavailable
+            }
+        }
+        let sounds = PlaybackSounds(player: player, options: options, rate: soundRate)
         let source: any AudioSource
         switch openSource(options, paced: mode == .screen, demo: mode == .screen, io: io) {
         case .success(let opened): source = opened
@@ -131,7 +159,7 @@ public enum TunerCommand {
         let live = options.file == nil
         switch mode {
         case .screen:
-            return await showScreen(session, options: options, system: system, io: io)
+            return await showScreen(session, options: options, system: system, sounds: sounds, io: io)
         case .text, .jsonl:
             let lines: (TuningTracker.Step) -> String
             switch (mode, options.tuning) {
@@ -148,11 +176,18 @@ public enum TunerCommand {
         case .announce:
             let notes = SettledNotes(measurements: session.measurements, settings: options.settings,
                                      system: system, tuning: options.tuning)
+            var chime: (@Sendable (Bool) async -> String?)?
+            if options.chime {
+                chime = { @Sendable inTune in await sounds.play(.chime(inTune: inTune)) }
+            }
             let announced = await SettledOutput.announce(
                 notes, tuning: options.tuning, system: system, printing: options.announce, speaker: speaker,
+                chime: chime,
                 ignoreWhileSpeaking: options.file == nil, stop: { session.stop() }, io: io)
             guard announced == .success else { return announced }
             return reportFailure(of: session, io: io) ?? .success
+        case .plot:
+            return await writePlot(of: session, options: options, system: system, io: io)
         case .expect:
             // The verdict is on the note itself, so the notes settle chromatically (no target string).
             let settled = await SettledOutput.settledNotes(
@@ -164,18 +199,70 @@ public enum TunerCommand {
         }
     }
 
+    /// `--tone`: plays `note` (at `--a4`, in the temperament asked for) for `--duration` seconds and
+    /// returns when it has been heard.
+    static func playTone(_ note: Note, system: TargetSystem, options: TunerOptions, io: SystemIO) async -> ExitCode {
+        let frequency = system.frequency(of: note, a4: options.a4)
+        let sound = Sounds.tone(frequency, seconds: options.duration, timbre: options.toneTimbre,
+                                rate: TunerOptions.playbackRate)
+        let player = SoundPlayer(device: options.playbackDevice)
+        defer { player.close() }
+        do {
+            try player.open(rate: sound.rate)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        let line = "Playing \(note) (\(String(format: "%.2f", frequency.value)) Hz, A4 = "
+            + "\(TunerFlags.number(options.a4.value)) Hz) for \(TunerFlags.number(options.duration)) s.\n"
+        if print(line, io: io) != ExitCode.success.rawValue { return .failure }
+        do {
+            try await player.play(sound)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        return .success
+    }
+
+    /// `--plot`: every measurement of the file through a `ReadingPipeline` (as the screen takes them), then
+    /// the SVG, and one line saying what was written.
+    static func writePlot(of session: TunerSession, options: TunerOptions, system: TargetSystem,
+                          io: SystemIO) async -> ExitCode {
+        guard let path = options.plot, let file = options.file else { return .usage }
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        var plot = PlotSVG(title: "\(name) — A4 \(TunerFlags.number(options.a4.value)) Hz, tolerance ±"
+                           + "\(TunerFlags.number(options.tolerance.value)) ¢",
+                           tolerance: options.tolerance.value,
+                           reference: options.tuning == nil ? "nearest note" : "target string")
+        var pipeline = ReadingPipeline(settings: options.settings, system: system, tuning: options.tuning)
+        for await measurement in session.measurements { plot.add(pipeline.process(measurement), tuning: options.tuning) }
+        if let failed = reportFailure(of: session, io: io) { return failed }
+        do {
+            try plot.render().write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            io.printError("Error: cannot write the plot to '\(path)': \(error.localizedDescription)\n")
+            return .failure
+        }
+        let pitched = plot.points.filter { $0.cents != nil }.count
+        let seconds = String(format: "%.1f", plot.points.last?.time ?? 0)
+        let line = "Wrote \(path): \(pitched) pitched readings of \(plot.points.count) over \(seconds) s.\n"
+        return print(line, io: io) == ExitCode.success.rawValue ? .success : .failure
+    }
+
     /// The process environment (`PATH` when looking for espeak-ng, where the config file is).
     public static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
     static func showScreen(_ session: TunerSession, options: TunerOptions, system: TargetSystem,
+                           sounds: PlaybackSounds,
                            io: SystemIO) async -> ExitCode {
         let outcome: ScreenOutcome
         do {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
-                gate: options.configuration.gate, tuning: options.tuning, system: system,
-                configFile: options.configRead)
+                gate: options.configuration.gate, tuning: options.tuning, system: system, sounds: sounds,
+                chime: options.chime, configFile: options.configRead)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure

@@ -1,3 +1,4 @@
+import TunerAudio
 import TunerBridge
 import TunerMusic
 
@@ -103,8 +104,9 @@ enum TunerFlags {
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.announce = true }),
         OptionDefinition(
             long: "speak", short: nil, valueName: nil, example: nil,
-            help: "Say each settled note through espeak-ng (it must be installed); with live input the tuner "
-                + "ignores the input while it speaks. Add --announce to print the lines too.",
+            help: "Say each settled note through espeak-ng (it must be installed), played through "
+                + "--playback-device; with live input the tuner ignores the input while it speaks. Add "
+                + "--announce to print the lines too.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.speak = true }),
         OptionDefinition(
@@ -210,6 +212,63 @@ enum TunerFlags {
                     throw .init("give one number of cents per string, e.g. --offsets \"0 -2 0 0 -1.5 0\"")
                 }
                 options.offsets = offsets
+            }),
+        // ---- Sound out and pictures (issue 17): the reference tone, the chimes, the history plot ----
+        OptionDefinition(
+            long: "tone", short: nil, valueName: "note", example: "A4",
+            help: "Play this note (a pitch pipe) through --playback-device for --duration seconds and exit; "
+                + "it follows --a4. On the screen, key t plays the target note instead.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let note = Note(parsing: value) else {
+                    throw .init("must be a note: a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), "
+                                + "and an octave from 0 to 9, e.g. A4, E2 or Bb3")
+                }
+                options.tone = note
+            }),
+        OptionDefinition(
+            long: "duration", short: nil, valueName: "seconds", example: "3",
+            help: "How long --tone (and key t on the screen) plays, \(range(TunerOptions.durationRange)) s.",
+            defaultText: { number($0.duration) },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                options.duration = try parse(value, in: TunerOptions.durationRange)
+            }),
+        OptionDefinition(
+            long: "tone-timbre", short: nil, valueName: "timbre", example: "pluck",
+            help: "How the reference tone sounds: sine (a plain sine) or pluck (a plucked string).",
+            defaultText: { $0.toneTimbre.rawValue },
+            completion: .choices(Sounds.Timbre.allCases.map(\.rawValue)),
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let timbre = Sounds.Timbre(rawValue: value) else {
+                    throw .init("must be one of \(Sounds.Timbre.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.toneTimbre = timbre
+            }),
+        OptionDefinition(
+            long: "playback-device", short: nil, valueName: "name", example: "hw:0",
+            help: "ALSA playback device for the tone, the chimes and --speak, e.g. default, pulse or hw:0.",
+            defaultText: { $0.playbackDevice },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:0") }
+                options.playbackDevice = value
+            }),
+        OptionDefinition(
+            long: "chime", short: nil, valueName: nil, example: nil,
+            help: "Sound a short, quiet click through --playback-device each time a note settles: two high "
+                + "ticks in tune, one low knock out of tune. Input is ignored while it sounds. With the "
+                + "screen, --announce or --speak.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.chime = true }),
+        OptionDefinition(
+            long: "plot", short: nil, valueName: "file.svg", example: "a2.svg",
+            help: "With --file: analyse the whole file, then write an SVG graph of it to this path: cents from "
+                + "the nearest note (with --tuning, the target string) against time, with the note names, the "
+                + "tolerance band and gaps where there was no pitch.",
+            defaultText: nil,
+            completion: .files,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be the path of the SVG file to write") }
+                options.plot = value
             }),
     ]
 
@@ -333,7 +392,7 @@ extension TunerFlags {
     /// Flags that name the input or the action of one run rather than a standing preference: the config
     /// file refuses them as keys.
     static let commandLineOnly: Set<String> = [
-        "file", "channel", "expect", "list-devices", "list-tunings",
+        "file", "channel", "expect", "list-devices", "list-tunings", "tone", "plot",
         "config", "no-config", "generate-manual", "generate-completion-script",
     ]
 }

@@ -1,3 +1,4 @@
+import TunerAudio
 import TunerBridge
 import TunerMusic
 
@@ -30,6 +31,18 @@ public struct TunerOptions: Sendable, Equatable {
     public var speak: Bool
     /// With a file: check that its settled pitch is this note within the tolerance (exit 0 or 1).
     public var expect: Note?
+    /// Play this note through the playback device and exit (`--tone`).
+    public var tone: Note?
+    /// Seconds the reference tone plays.
+    public var duration: Double
+    /// How the reference tone sounds.
+    public var toneTimbre: Sounds.Timbre
+    /// ALSA playback device for the tone, the chimes and speech.
+    public var playbackDevice: String
+    /// A chime through the playback device each time a note settles.
+    public var chime: Bool
+    /// With a file: write an SVG graph of the recording to this path.
+    public var plot: String?
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
     /// `--config`: the config file to read instead of the usual one.
@@ -67,7 +80,15 @@ public struct TunerOptions: Sendable, Equatable {
     public init(file: String? = nil, channel: Int? = nil, tolerance: Cents = Cents(3), a4: Hertz = Hertz(440),
                 output: OutputFormat? = nil, device: String = "default", rate: Int = 48_000,
                 listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
-                speak: Bool = false, expect: Note? = nil, given: Set<String> = []) {
+                speak: Bool = false, expect: Note? = nil, tone: Note? = nil, duration: Double = 2,
+                toneTimbre: Sounds.Timbre = .sine, playbackDevice: String = "default", chime: Bool = false,
+                plot: String? = nil, given: Set<String> = []) {
+        self.plot = plot
+        self.chime = chime
+        self.tone = tone
+        self.duration = duration
+        self.toneTimbre = toneTimbre
+        self.playbackDevice = playbackDevice
         self.file = file
         self.channel = channel
         self.tolerance = tolerance
@@ -83,6 +104,11 @@ public struct TunerOptions: Sendable, Equatable {
         self.expect = expect
         self.given = given
     }
+
+    /// Seconds `--tone` and key t may play.
+    public static let durationRange = 0.1...60.0
+    /// The rate the tuner's own sounds (tone, chimes) are made and played at.
+    public static let playbackRate = 48_000
 
     /// The `--expect` check in `system`, judged with the tolerance; nil without `--expect`.
     public func expectation(in system: TargetSystem) -> Expectation? {

@@ -18,8 +18,12 @@ public enum TunerScreen {
     /// Shows `session` until the user quits. Throws before drawing anything when the terminal cannot be
     /// used (unknown `TERM`). Stops the session before returning.
     /// With a `tuning`, the readings are measured against its strings (the tuning row and keys 1…9).
+    /// With `sounds`, key t plays the target note and, with `chime`, each settled note is chimed; the
+    /// input is ignored while they sound.
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
-                           tuning: Tuning? = nil, system: TargetSystem = .standard, configFile: String? = nil,
+                           tuning: Tuning? = nil, system: TargetSystem = .standard,
+                           sounds: (any ScreenSounds)? = nil, chime: Bool = false,
+                           configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -35,7 +39,8 @@ public enum TunerScreen {
                                 sampleRate: session.sampleRate, gate: gate, size: terminal.size,
                                 tuning: tuning, system: system)
         model.configFile = configFile
-        let loop = ScreenLoop(model: model, canvas: terminal, input: terminal)
+        let loop = ScreenLoop(model: model, canvas: terminal, input: terminal, sounds: sounds, chime: chime,
+                              post: { events.post($0) })
         events.forward(session)
         let outcome = await loop.run(events.stream)
         terminal.restore()

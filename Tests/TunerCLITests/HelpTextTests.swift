@@ -15,7 +15,9 @@ import TunerTestSupport
            [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
            [--expect <note>] [--temperament <name|file>] [--root <note>]
            [--kbm <file>] [--transpose <key>] [--capo <fret>] [--names <scheme>]
-           [--offsets <cents>] [--config <path>] [--no-config] [--generate-manual]
+           [--offsets <cents>] [--tone <note>] [--duration <seconds>]
+           [--tone-timbre <timbre>] [--playback-device <name>] [--chime]
+           [--plot <file.svg>] [--config <path>] [--no-config] [--generate-manual]
            [--generate-completion-script <shell>]
 
     OPTIONS:
@@ -55,9 +57,9 @@ import TunerTestSupport
                               readers and braille displays: a file as fast as it can
                               be analysed, live input as the notes settle.
       --speak                 Say each settled note through espeak-ng (it must be
-                              installed); with live input the tuner ignores the
-                              input while it speaks. Add --announce to print the
-                              lines too.
+                              installed), played through --playback-device; with
+                              live input the tuner ignores the input while it
+                              speaks. Add --announce to print the lines too.
       --expect <note>         With --file: exit 0 when the file's settled pitch (its
                               last settled note) is this note within the tolerance,
                               else 1, printing by how much.
@@ -89,6 +91,27 @@ import TunerTestSupport
       --offsets <cents>       With --tuning: cents added to each string's target,
                               one per string in string order, -50…50 in steps of 0.1
                               (a sweetened tuning), e.g. "0 -2 0 0 -1.5 0".
+      --tone <note>           Play this note (a pitch pipe) through
+                              --playback-device for --duration seconds and exit; it
+                              follows --a4. On the screen, key t plays the target
+                              note instead.
+      --duration <seconds>    How long --tone (and key t on the screen) plays,
+                              0.1…60 s. (default: 2)
+      --tone-timbre <timbre>  How the reference tone sounds: sine (a plain sine) or
+                              pluck (a plucked string). (default: sine)
+      --playback-device <name>
+                              ALSA playback device for the tone, the chimes and
+                              --speak, e.g. default, pulse or hw:0.
+                              (default: default)
+      --chime                 Sound a short, quiet click through --playback-device
+                              each time a note settles: two high ticks in tune, one
+                              low knock out of tune. Input is ignored while it
+                              sounds. With the screen, --announce or --speak.
+      --plot <file.svg>       With --file: analyse the whole file, then write an SVG
+                              graph of it to this path: cents from the nearest note
+                              (with --tuning, the target string) against time, with
+                              the note names, the tolerance band and gaps where
+                              there was no pitch.
       --config <path>         Read settings from this file instead of
                               $XDG_CONFIG_HOME/tuner/config (else
                               ~/.config/tuner/config): lines 'key = value' with the
@@ -119,26 +142,27 @@ import TunerTestSupport
     SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the
     tolerance zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move
     A4 by 1 Hz, s shows the strobe band (it drifts left when flat, right when
-    sharp). With --tuning, a row of the strings shows the target one as [A2] and ✓
-    on strings that settled in tune; 1…9 lock a string, 0 returns to automatic. The
-    status line names the temperament, capo, transposition and names in force (and
-    the config file read). With no capture device, 'tuner' shows a built-in demo.
-    NO_COLOR turns colours off.
+    sharp), t plays the target note (input is ignored while it sounds), h shows the
+    last 10 s as a graph of cents. With --tuning, a row of the strings shows the
+    target one as [A2] and ✓ on strings that settled in tune; 1…9 lock a string, 0
+    returns to automatic. The status line names the temperament, capo, transposition
+    and names in force (and the config file read). With no capture device, 'tuner'
+    shows a built-in demo. NO_COLOR turns colours off.
 
     EXIT CODES:
       0     Success: q on the screen, or the input was analysed; also when the
             reader of the output stops early (e.g. '| head').
-      1     A runtime failure (e.g. the terminal type is unknown to the screen);
-            with --expect: the input did not settle on the note within the
-            tolerance.
+      1     A runtime failure (e.g. the terminal type is unknown to the screen, or
+            --plot cannot write its file); with --expect: the input did not settle
+            on the note within the tolerance.
       64    A usage error: unknown flag, missing or bad value, or a --channel the
             file does not have.
       66    The input file cannot be read: missing, a directory, not audio, empty,
             or a sample rate outside 8000…192000 Hz; or a --temperament or --kbm
             Scala file that is missing or not valid (the error names its line).
-      69    The capture device cannot be used: no such device, busy, no mono
-            capture, or it stopped delivering audio; or --speak when espeak-ng is
-            not installed or fails.
+      69    The capture or playback device cannot be used: no such device, busy, no
+            mono audio, or it stopped; or --speak when espeak-ng is not installed or
+            fails.
       78    The config file is wrong: an unknown key, a bad value or a line that is
             not 'key = value' (the message names the file and line), or the file
             given to --config cannot be read.
