@@ -33,7 +33,7 @@ build: deps
 run: build
 	.build/release/tuner $(ARGS)
 
-test: test-deps
+test: test-deps engine-test
 	swift test
 	@$(MAKE) --no-print-directory test-deb
 
@@ -108,10 +108,20 @@ deb-lint:
 test-deb:
 	scripts/test-deb.sh
 
+# The engine's units, each tested directly (CTuner/tests, C++): built and run before the Swift suite.
+ENGINE_TEST := .build/engine-unit-tests
+ENGINE_CXX := $(shell command -v clang++ || command -v g++)
+.PHONY: engine-test
+engine-test: deps
+	@mkdir -p .build
+	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o $(ENGINE_TEST) CTuner/src/*.cpp CTuner/tests/*.cpp -lfftw3f -lm -lpthread
+	$(ENGINE_TEST)
+
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
-# Benchmarks/bench.py runs everything in one go.
+# Benchmarks/bench.py runs everything in one go; then Benchmarks/settle_report.py scores the settled
+# notes (issue 19: one announcement per note on real recordings and renders).
 # Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
@@ -125,7 +135,8 @@ bench: deps
 	rm -rf Benchmarks/out/numba-cache && \
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
-	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS)
+	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS) && \
+	"$$python" Benchmarks/settle_report.py
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

@@ -1,12 +1,12 @@
 // engine_fuzz.cpp — libFuzzer target over the pitch engine's C API (CTuner/include/ctuner.h).
 //
-// The input bytes are a small program: first a configuration (sample rate, A4, frequency range, gate,
-// hop — each either drawn from its valid range or taken as raw IEEE bits, NaN and ±Inf included), then
+// The input bytes are a small program: first a configuration (sample rate, a byte once used for A4 —
+// still read, so the seed corpus keeps its meaning —, frequency range, gate, hop — each either drawn from its valid range or taken as raw IEEE bits, NaN and ±Inf included), then
 // operations until the bytes run out: blocks of raw float bits, of special values (NaN, ±Inf, ±FLT_MAX,
 // denormals), of a synthesised sine with any amplitude, runs of 1-sample blocks, empty and NULL blocks,
-// set_a4 with any double, reset. Every result is checked by ResultChecker (finite fields, consistent
-// note, cents within ±50, one result per hop), and create must refuse exactly the configurations the
-// header documents as out of range.
+// reset (ops 5 and 6, once set_a4, now feed a short run of 1-sample blocks). Every result is checked
+// by ResultChecker (finite fields, has_pitch and onset 0/1, one result per hop), and create must refuse
+// exactly the configurations the header documents as out of range.
 //
 // Build and run: `make fuzz` (see Fuzz/README.md).
 #include "FuzzInput.hpp"
@@ -70,36 +70,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     ct_config config;
     ct_config_default(&config, 48000);
     config.sample_rate = field(in, 48000, 8000, 192000);
-    config.a4 = field(in, 440, 400, 480);
+    (void)field(in, 440, 400, 480);  // once A4: the engine no longer knows a reference pitch
     config.min_frequency = field(in, 29, 20, 200);
     config.max_frequency = field(in, 4200, 500, 20000);
     config.gate_db = field(in, -60, -130, 10);
     config.hop_seconds = field(in, 0.01, 0.001, 0.1);
     const bool documentedRangeOnly = in.byte() & 1;
-    if (documentedRangeOnly) {  // only rate and A4 vary: the ranges ctuner.h documents
-        double rate = config.sample_rate, a4 = config.a4;
+    if (documentedRangeOnly) {  // only the rate varies: the range ctuner.h documents
+        double rate = config.sample_rate;
         ct_config_default(&config, rate);
-        config.a4 = a4;
     }
 
     fuzz::ResultChecker checker;
     char error[128] = {0};
     ct_engine *engine = ct_engine_create(&config, onResult, &checker, error, sizeof error);
     const bool rateOk = config.sample_rate >= 8000 && config.sample_rate <= 192000;
-    const bool a4Ok = config.a4 >= 400 && config.a4 <= 480;
     if (!engine) {
         if (error[0] == 0) {
             std::fprintf(stderr, "create refused a configuration without saying why\n");
             std::abort();
         }
-        if (documentedRangeOnly && rateOk && a4Ok) {
-            std::fprintf(stderr, "create refused rate %.17g, A4 %.17g: %s\n", config.sample_rate, config.a4, error);
+        if (documentedRangeOnly && rateOk) {
+            std::fprintf(stderr, "create refused rate %.17g: %s\n", config.sample_rate, error);
             std::abort();
         }
         return 0;
     }
-    if (!rateOk || !a4Ok) {
-        std::fprintf(stderr, "create accepted rate %.17g, A4 %.17g\n", config.sample_rate, config.a4);
+    if (!rateOk) {
+        std::fprintf(stderr, "create accepted rate %.17g\n", config.sample_rate);
         std::abort();
     }
     checker.sampleRate = config.sample_rate;
@@ -159,11 +157,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             ct_engine_process(engine, nullptr, in.u16());
             break;
         case 5:
-            ct_engine_set_a4(engine, in.f64());
+        case 6: {  // once set_a4 (its 8 bytes still read): a few 1-sample blocks of that double
+            const float x = float(in.f64());
+            for (int i = 0; i < 8 && budget > 0; ++i, --budget) ct_engine_process(engine, &x, 1);
             break;
-        case 6:
-            ct_engine_set_a4(engine, in.inRange(390, 490));
-            break;
+        }
         default:
             ct_engine_reset(engine);
             checker.results = 0;

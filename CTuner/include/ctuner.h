@@ -11,10 +11,12 @@
  *    same thread, once per analysis hop completed inside the block (zero or more times per call).
  *  - one engine is used from one thread at a time; different engines may run on different threads.
  *
- * Pitch convention: scientific pitch notation, A4 = `a4` Hz (default 440), C4 = middle C = MIDI 60.
+ * The engine reports what it measures — time, frequency, clarity, level, onset — and names no notes:
+ * note names, the reference pitch (A4) and cents are the Swift side's (TunerMusic).
  *
  * Buffer lengths (fs = sample rate, f = the note's frequency):
- *  - period decision: 3.5 periods of min_frequency (121 ms at the default 29 Hz), decimated to ~20 kHz;
+ *  - period decision: 3.5 periods of min_frequency (121 ms at the default 29 Hz), low-pass filtered
+ *    (a 31-tap FIR at 44.1/48 kHz) and decimated to 20–24 kHz;
  *  - frequency: frames of L = min(max(6·fs/f, 0.032·fs), 6·fs/min_frequency) samples. A held note is
  *    measured over 2L samples (its effective window N for a Cramér–Rao comparison); a new note
  *    over 1.5L. Results every hop_seconds (default 10 ms).
@@ -36,25 +38,20 @@ typedef struct ct_result {
     int has_pitch;
     /** Fundamental frequency in Hz (the first partial); 0 when has_pitch is 0. */
     double frequency;
-    /** Nearest equal-tempered note as a MIDI number (69 = A4); -1 when has_pitch is 0. */
-    int midi_note;
-    /** Note name without octave, with a sharp ("C", "C#", … "B"), static storage; "" when no pitch. */
-    const char *note_name;
-    /** Octave in scientific pitch notation (C4 = middle C); 0 when has_pitch is 0. */
-    int octave;
-    /** Cents from the nearest equal-tempered note, unclamped (within ±50 by construction). */
-    double cents;
     /** How periodic the input is, 0…1 (normalised autocorrelation at the chosen period). */
     double confidence;
     /** RMS level of the analysis window in dBFS (−120 floor for digital silence). */
     double level_db;
+    /** 1 when an attack was heard in this hop: new sound breaking the periodicity of the note read
+     *  last (a pluck, also of the same string), or the first reading of a note (after a hop without
+     *  pitch, or more than 50 cents from the reading before). 0 otherwise. */
+    int onset;
 } ct_result;
 
 typedef void (*ct_result_callback)(ct_result result, void *context);
 
 typedef struct ct_config {
     double sample_rate;   /**< Hz, 8000…192000. */
-    double a4;            /**< Reference pitch in Hz, default 440. */
     double min_frequency; /**< Lowest fundamental searched, Hz (default 29, below B0 = 30.87). */
     double max_frequency; /**< Highest fundamental searched, Hz (default 4200, above C8). */
     double gate_db;       /**< Noise gate: windows quieter than this RMS (dBFS) give no pitch (default −60). */
@@ -78,9 +75,6 @@ void ct_engine_destroy(ct_engine *engine);
 
 /** Feeds `count` mono samples (any count, including 0). Non-finite samples are treated as 0. */
 void ct_engine_process(ct_engine *engine, const float *samples, size_t count);
-
-/** Changes the reference pitch for the results that follow (400…480 Hz; other values are ignored). */
-void ct_engine_set_a4(ct_engine *engine, double a4);
 
 /** Forgets all input (time restarts at 0). */
 void ct_engine_reset(ct_engine *engine);

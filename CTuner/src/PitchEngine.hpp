@@ -1,5 +1,5 @@
 // PitchEngine.hpp — the tuner's pitch engine (C++17, FFTW single precision). Private header: Swift
-// sees only the C API in include/ctuner.h. See PitchEngine.cpp for the method and its references.
+// sees only the C API in include/ctuner.h. See PitchEngine.cpp for the units and CTuner/README.md.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +26,6 @@ public:
 
     /// Feeds `count` mono samples. Allocates nothing, locks nothing.
     void process(const float *samples, std::size_t count);
-    void setA4(double a4);
     void reset();
 
     std::size_t hopSize() const;

@@ -16,7 +16,6 @@ extern "C" {
 void ct_config_default(ct_config *config, double sample_rate) {
     if (!config) return;
     config->sample_rate = sample_rate;
-    config->a4 = 440.0;
     config->min_frequency = 29.0;
     config->max_frequency = 4200.0;
     config->gate_db = -60.0;
@@ -45,10 +44,6 @@ void ct_engine_destroy(ct_engine *engine) { delete engine; }
 
 void ct_engine_process(ct_engine *engine, const float *samples, size_t count) {
     if (engine && samples) engine->engine.process(samples, count);
-}
-
-void ct_engine_set_a4(ct_engine *engine, double a4) {
-    if (engine) engine->engine.setA4(a4);
 }
 
 void ct_engine_reset(ct_engine *engine) {

@@ -8,11 +8,10 @@ import TunerMusic
 final class EngineHarness {
     private final class Collector { var results: [ct_result] = [] }
 
-    static func analyse(_ samples: [Float], sampleRate: Double, a4: Double = 440, block: Int = 512,
+    static func analyse(_ samples: [Float], sampleRate: Double, block: Int = 512,
                         configure: (inout ct_config) -> Void = { _ in }) -> [ct_result] {
         var config = ct_config()
         ct_config_default(&config, sampleRate)
-        config.a4 = a4
         configure(&config)
         let collector = Collector()
         let engine = ct_engine_create(&config, { result, context in
@@ -29,6 +28,17 @@ final class EngineHarness {
         }
         ct_engine_destroy(engine)
         return collector.results
+    }
+
+    /// The same samples through the bridge (`TunerBridge.PitchEngine`) and named by the music domain
+    /// (`TunerMusic.ReadingPipeline`) against `a4`: the C engine knows no reference pitch.
+    static func readings(_ samples: [Float], sampleRate: Double, a4: Double = 440) throws -> [Reading] {
+        final class Box { var measurements: [PitchMeasurement] = [] }
+        let box = Box()
+        let engine = try PitchEngine(sampleRate: sampleRate) { box.measurements.append($0) }
+        samples.withUnsafeBufferPointer { engine.process($0) }
+        let pipeline = ReadingPipeline(settings: ReadingPipeline.Settings(a4: Hertz(a4)))
+        return box.measurements.map { pipeline.reading(from: $0) }
     }
 }
 
@@ -58,7 +68,11 @@ extension Array where Element == ct_result {
         filter { $0.has_pitch != 0 }.map { 1200 * log2($0.frequency / truth) }
     }
 
-    var noteNames: Set<String> {
-        Set(filter { $0.has_pitch != 0 }.map { String(cString: $0.note_name) + String($0.octave) })
-    }
+    /// The nearest equal-tempered notes (A4 = 440 Hz) of the pitched results, e.g. "A#4".
+    var noteNames: Set<String> { Set(filter { $0.has_pitch != 0 }.map(\.noteName)) }
+}
+
+extension ct_result {
+    /// The nearest equal-tempered note of `frequency` against A4 = 440 Hz, e.g. "A#4".
+    var noteName: String { Note(midi: Int((69 + 12 * log2(frequency / 440)).rounded())).description }
 }

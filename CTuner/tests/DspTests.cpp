@@ -1,0 +1,125 @@
+// DspTests.cpp — the shared DSP units: ring, real FFT, window cache, decimator.
+#include "Check.hpp"
+#include "Signals.hpp"
+
+#include "../src/Decimator.hpp"
+#include "../src/RealFft.hpp"
+#include "../src/Ring.hpp"
+#include "../src/WindowCache.hpp"
+
+#include <cmath>
+
+using namespace ctuner;
+
+TEST(ringKeepsTheNewestSamplesContiguousAcrossItsWrap) {
+    Ring r(5);
+    const float first[7] = {1, 2, 3, 4, 5, 6, 7};
+    r.push(first, 4);
+    r.push(first + 4, 3);  // wraps
+    const float *x = r.latest(5);
+    for (int i = 0; i < 5; ++i) CHECK(x[i] == float(3 + i), "x[%d] = %g", i, x[i]);
+    const float *earlier = r.latest(3, 2);
+    CHECK(earlier[0] == 3 && earlier[2] == 5, "back 2: %g … %g", earlier[0], earlier[2]);
+    r.push(8.0f);
+    CHECK(r.latest(1)[0] == 8.0f, "newest %g", r.latest(1)[0]);
+}
+
+TEST(realFftPutsASineOnItsBinAndItsInverseGivesTheAutocorrelation) {
+    RealFFT f(256, true);
+    for (int n = 0; n < 256; ++n) f.in[n] = float(std::cos(2 * kPi * 10 * n / 256.0));
+    fftwf_execute(f.forward);
+    double at10 = std::hypot(f.out[10][0], f.out[10][1]), at11 = std::hypot(f.out[11][0], f.out[11][1]);
+    CHECK(std::abs(at10 - 128) < 1e-3 && at11 < 1e-3, "|X10| = %g, |X11| = %g", at10, at11);
+    for (int i = 0; i < 129; ++i) {
+        f.out[i][0] = f.out[i][0] * f.out[i][0] + f.out[i][1] * f.out[i][1];
+        f.out[i][1] = 0;
+    }
+    fftwf_execute(f.inverse);  // 256 · Σ x_n x_{n+τ} (circular) = 256 · 128 cos(2π·10τ/256)
+    CHECK(std::abs(f.acf[0] / 256.0 - 128) < 1e-2, "r(0) = %g", f.acf[0] / 256.0);
+    CHECK(std::abs(f.acf[64] / 256.0 - 128 * std::cos(2 * kPi * 10 * 64 / 256.0)) < 1e-2, "r(64) = %g", f.acf[64] / 256.0);
+}
+
+TEST(realFftPaddingClearsOnlyWhatALongerFrameLeft) {
+    RealFFT f(16, false);
+    for (int n = 0; n < 12; ++n) f.in[n] = 1;
+    f.padFrom(12);
+    for (int n = 0; n < 8; ++n) f.in[n] = 2;
+    f.padFrom(8);
+    CHECK(f.in[7] == 2 && f.in[8] == 0 && f.in[11] == 0 && f.in[15] == 0, "in[8] = %g, in[11] = %g", f.in[8], f.in[11]);
+}
+
+TEST(windowCacheMatchesTheBlackmanHarrisDefinition) {
+    WindowCache cache(5000);
+    for (std::size_t L : {7u, 64u, 1001u, 4096u, 4999u}) {
+        const float *w = cache.get(L);
+        double worst = 0;
+        for (std::size_t n = 0; n < L; ++n) worst = std::max(worst, std::abs(double(w[n]) - WindowCache::reference(n, L)));
+        CHECK(worst < 2e-7, "L = %zu: largest difference %g", L, worst);
+        CHECK(std::abs(w[(L - 1) / 2] - (L % 2 ? 1.0 : WindowCache::reference((L - 1) / 2, L))) < 1e-6,
+              "L = %zu: centre %g", L, w[(L - 1) / 2]);
+    }
+}
+
+TEST(windowCacheKeepsTheLastFourLengthsAndRefillsTheLeastRecent) {
+    WindowCache cache(100);
+    const float *a = cache.get(50);
+    cache.get(51);
+    cache.get(52);
+    cache.get(53);
+    CHECK(cache.get(50) == a, "length 50 was recomputed elsewhere");
+    cache.get(54);  // evicts 51, the least recently used
+    CHECK(cache.get(50) == a, "length 50 evicted though used last but four");
+    const float *b = cache.get(51);
+    CHECK(std::abs(b[25] - WindowCache::reference(25, 51)) < 1e-6, "refilled length 51 wrong: %g", b[25]);
+}
+
+TEST(decimatorPassesSamplesThroughAtFactorOne) {
+    Decimator d(1);
+    Ring out(4);
+    const float x[3] = {1, 2, 3};
+    d.push(x, 3, out);
+    CHECK(out.latest(3)[0] == 1 && out.latest(3)[2] == 3, "outputs %g … %g", out.latest(3)[0], out.latest(3)[2]);
+}
+
+namespace {
+/// The decimator's steady output amplitude for a unit sine at f (input rate fs).
+double gainAt(std::size_t factor, double fs, double f) {
+    Decimator d(factor);
+    Ring out(4096);
+    std::vector<float> x = signals::sine(f, fs, 4096 * factor, 1.0);
+    d.push(x.data(), x.size(), out);
+    double power = 0;  // the RMS, not the largest sample: a few samples per period miss the crest
+    const float *y = out.latest(2048);
+    for (int n = 0; n < 2048; ++n) power += double(y[n]) * double(y[n]);
+    return std::sqrt(2 * power / 2048);
+}
+double db(double g) { return 20 * std::log10(g); }
+} // namespace
+
+TEST(decimatorKeepsTheNotesAndStopsWhatWouldAlias) {
+    // At 48 kHz (factor 2, decimated rate 24 kHz): flat where the partials that decide a period lie,
+    // −6 dB at the cutoff, and what lies from 0.6 × the decimated rate up (it would fold onto
+    // 0…9.6 kHz) is stopped. The 2-tap moving average used before passed 19.2 kHz at −14 dB.
+    for (double f : {100.0, 1000.0, 4200.0, 6000.0})
+        CHECK(std::abs(db(gainAt(2, 48000, f))) < 0.1, "%g Hz: %.2f dB", f, db(gainAt(2, 48000, f)));
+    CHECK(std::abs(db(gainAt(2, 48000, 9600)) + 6) < 0.3, "cutoff: %.2f dB", db(gainAt(2, 48000, 9600)));
+    for (double f : {14400.0, 16800.0, 19200.0, 22000.0})
+        CHECK(db(gainAt(2, 48000, f)) < -75, "%g Hz: %.1f dB", f, db(gainAt(2, 48000, f)));
+    // At 96 kHz (factor 4) likewise.
+    CHECK(std::abs(db(gainAt(4, 96000, 4200))) < 0.1, "96 kHz, 4200 Hz: %.2f dB", db(gainAt(4, 96000, 4200)));
+    CHECK(db(gainAt(4, 96000, 14400)) < -75, "96 kHz, 14.4 kHz: %.1f dB", db(gainAt(4, 96000, 14400)));
+}
+
+TEST(decimatorTapsAreSymmetricAndSumToOne) {
+    for (std::size_t factor : {2u, 4u, 9u}) {
+        const Decimator decimator(factor);
+        const std::vector<float> &h = decimator.taps();
+        double sum = 0, asymmetry = 0;
+        for (std::size_t n = 0; n < h.size(); ++n) {
+            sum += h[n];
+            asymmetry = std::max(asymmetry, double(std::abs(h[n] - h[h.size() - 1 - n])));
+        }
+        CHECK(h.size() == kTapsPerFactor * factor - 1 && std::abs(sum - 1) < 1e-6 && asymmetry == 0,
+              "factor %zu: %zu taps, sum %g, asymmetry %g", factor, h.size(), sum, asymmetry);
+    }
+}

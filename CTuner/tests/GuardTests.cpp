@@ -1,0 +1,150 @@
+// GuardTests.cpp — spectral peaks and the phase vocoder, the octave guard, the onset guard, and the
+// tracker's states and memory.
+#include "Check.hpp"
+#include "Signals.hpp"
+
+#include "../src/Geometry.hpp"
+#include "../src/OctaveGuard.hpp"
+#include "../src/OnsetGuard.hpp"
+#include "../src/SpectralPeaks.hpp"
+#include "../src/PitchEngine.hpp"
+#include "../src/Tracker.hpp"
+
+using namespace ctuner;
+
+namespace {
+constexpr double kFs = 48000;
+} // namespace
+
+TEST(phaseVocoderMeasuresADecayingSineWithoutBias) {
+    const double f = 196.0;
+    std::vector<float> x = signals::sine(f, kFs, 4 * 1470);
+    for (std::size_t n = 0; n < x.size(); ++n) x[n] *= float(std::exp(-double(n) / kFs / 0.3));
+    Ring history = signals::ringOf(x);
+    SpectralFrames s(kFs, 1536, 9930);
+    const std::size_t L = 1470, D = 1470;
+    RealFFT &fft = s.fftFor(L);
+    s.framePair(fft, history, L, D);
+    const double binHz = kFs / double(fft.size);
+    const Peak p = s.peakAt(f, 3 * binHz, binHz, fft.size / 2 + 1);
+    const long bin = long(std::lround(p.frequency / binHz));
+    const double measured = s.phaseVocoder(fft, bin, D);
+    CHECK(std::abs(signals::cents(measured, f)) < 0.01, "read %.6f Hz (peak %.4f Hz)", measured, p.frequency);
+}
+
+TEST(noiseFloorIsTheMedianMagnitude) {
+    std::mt19937 rng(3);
+    std::normal_distribution<double> g(0, 0.01);
+    std::vector<float> x(8192);
+    for (float &v : x) v = float(g(rng));
+    std::vector<float> loud = x;
+    for (std::size_t n = 0; n < loud.size(); ++n) loud[n] += float(0.5 * std::sin(2 * kPi * 1000 * n / kFs));
+    SpectralFrames s(kFs, 1536, 8000);
+    Ring quiet = signals::ringOf(x), withTone = signals::ringOf(loud);
+    RealFFT &fft = s.fftFor(4000);
+    s.frame(fft, quiet, 4000);
+    const double floor = s.noiseFloor(fft.size / 2 + 1, kFs / double(fft.size));
+    s.frame(fft, withTone, 4000);
+    const double floorWithTone = s.noiseFloor(fft.size / 2 + 1, kFs / double(fft.size));
+    CHECK(floor > 0 && std::abs(floorWithTone / floor - 1) < 0.05, "floor %g, with a tone %g", floor, floorWithTone);
+}
+
+TEST(octaveGuardFindsAFundamentalFadedUnderItsSecondPartial) {
+    // 82.41 Hz with its fundamental 25 dB under its 2nd partial (the NSDF may read 164.8 Hz): present.
+    const double f = 82.41;
+    Ring faded = signals::ringOf(signals::partials(f, {0.056, 1.0, 0.5, 0.4, 0.2}, kFs, 16000));
+    SpectralFrames s(kFs, 1536, 9930);
+    CHECK(subharmonicPresent(s, faded, 1536, 9930, 2 * f, 0), "fundamental at -25 dB not found");
+    // Bracketed: at −35 dB (under the −30 dB it needs) it is not.
+    Ring gone = signals::ringOf(signals::partials(f, {0.0178, 1.0, 0.5, 0.4, 0.2}, kFs, 16000));
+    CHECK(!subharmonicPresent(s, gone, 1536, 9930, 2 * f, 0), "fundamental at -35 dB taken");
+    // A tone at 2f itself has nothing at f and 3f: not present.
+    Ring octave = signals::ringOf(signals::partials(2 * f, {1.0, 0.5, 0.4}, kFs, 16000));
+    CHECK(!subharmonicPresent(s, octave, 1536, 9930, 2 * f, 0), "a subharmonic invented");
+}
+
+namespace {
+Geometry geometry(double fs) {
+    ct_config c;
+    ct_config_default(&c, fs);
+    return Geometry(c);
+}
+} // namespace
+
+TEST(onsetGuardHearsAPluckOverARingingStringButNotTheStringAlone) {
+    const Geometry g = geometry(kFs);
+    const double f = 82.41;
+    std::vector<float> ringing = signals::partials(f, {0.3, 0.2, 0.1}, g.fsDecimated, g.decimatedLength);
+    Ring steady = signals::ringOf(ringing);
+    const std::size_t hopD = g.hop / g.decimation;
+    CHECK(!periodicityBreak(steady, g.fsDecimated, hopD, g.decimation, 100000, f).found, "a break in a steady note");
+    // The newest 5 ms: a new string (329.6 Hz) over the old one.
+    std::vector<float> plucked = ringing;
+    const std::size_t from = plucked.size() - std::size_t(0.005 * g.fsDecimated);
+    for (std::size_t n = from; n < plucked.size(); ++n)
+        plucked[n] += float(0.4 * std::sin(2 * kPi * 329.6 * double(n - from) / g.fsDecimated));
+    Ring attacked = signals::ringOf(plucked);
+    const Break b = periodicityBreak(attacked, g.fsDecimated, hopD, g.decimation, 100000, f);
+    CHECK(b.found, "no break heard");
+    // Its time lies within the newest hop.
+    CHECK(b.found && b.at > 100000 - g.hop && b.at <= 100000, "break at %llu", b.at);
+}
+
+TEST(onsetGuardRefusesAPeriodTheSoundSinceTheBreakRepeatsAtHalfOf) {
+    const Geometry g = geometry(kFs);
+    Ring b1 = signals::ringOf(signals::sine(61.74, g.fsDecimated, 4000));
+    CHECK(heardSinceBreak(b1, g.fsDecimated, 61.74, 2000), "B1 not heard as B1");
+    CHECK(!heardSinceBreak(b1, g.fsDecimated, 30.87, 2000), "B1 heard as B0");
+    CHECK(!heardSinceBreak(b1, g.fsDecimated, 61.74, 100), "two periods not required");
+}
+
+TEST(trackerNamesHowEachHopEndedAndRemembersOnlyPitchedOnes) {
+    const Geometry g = geometry(kFs);
+    Tracker t(g);
+    Ring history(g.historyLength), decimated(g.decimatedLength);
+    ct_result r;
+    CHECK(t.analyse(history, decimated, g.hop, r) == HopState::Quiet, "silence not quiet");
+    std::vector<float> x = signals::sine(220, kFs, g.historyLength);
+    history.push(x.data(), x.size());
+    std::vector<float> xd = signals::sine(220, g.fsDecimated, g.decimatedLength);
+    decimated.push(xd.data(), xd.size());
+    HopState s = t.analyse(history, decimated, 200000, r);
+    CHECK(s == HopState::Pitched && std::abs(signals::cents(r.frequency, 220)) < 0.1, "state %d, %g Hz", int(s), r.frequency);
+    CHECK(r.onset == 1 && t.memory().heldSince == 200000, "the first reading of a note is not an onset");
+    CHECK(t.memory().lastFrequency == r.frequency && t.memory().recentAt == 200000, "pitch not remembered");
+    s = t.analyse(history, decimated, 200000 + g.hop, r);
+    CHECK(s == HopState::Pitched && r.onset == 0, "state %d, onset %d on a held note", int(s), r.onset);
+    Ring silent(g.historyLength);
+    CHECK(t.analyse(silent, decimated, 200000 + 2 * g.hop, r) == HopState::Quiet, "not quiet");
+    CHECK(t.memory().lastFrequency == 0 && t.memory().recentFrequency > 0, "dropout forgot the recent note");
+}
+
+TEST(engineFlagsTheFirstReadingOfANoteAndAPluckOverARingingOneAsOnsets) {
+    // E2 rings for 0.6 s, then E4 is plucked over it. Onsets: E2's first reading, and the hop that
+    // holds E4's pluck (or the next); none while E2 holds.
+    const double fs = 48000;
+    std::vector<float> x = signals::partials(82.41, {0.3, 0.2, 0.1}, fs, std::size_t(1.0 * fs));
+    const std::size_t pluck = std::size_t(0.6 * fs) + 100;
+    for (std::size_t n = pluck; n < x.size(); ++n)
+        x[n] += float(0.4 * std::exp(-double(n - pluck) / fs / 0.5) * std::sin(2 * kPi * 329.63 * double(n - pluck) / fs));
+    ct_config c;
+    ct_config_default(&c, fs);
+    PitchEngine engine(c);
+    std::vector<ct_result> results;
+    engine.onResultReady = [&](ct_result r) { results.push_back(r); };
+    engine.process(x.data(), x.size());
+    double firstPitch = -1;
+    std::vector<double> onsets;
+    for (const ct_result &r : results) {
+        if (r.has_pitch && firstPitch < 0) firstPitch = r.time;
+        if (r.onset) onsets.push_back(r.time);
+    }
+    CHECK(!onsets.empty() && onsets.front() == firstPitch, "first onset %g, first pitch %g", onsets.empty() ? -1.0 : onsets.front(), firstPitch);
+    bool atPluck = false, whileHeld = false;
+    for (double t : onsets) {
+        if (t > double(pluck) / fs && t <= double(pluck) / fs + 0.021) atPluck = true;
+        if (t > firstPitch && t < 0.6) whileHeld = true;
+    }
+    CHECK(atPluck, "no onset within two hops of the pluck at %g s", double(pluck) / fs);
+    CHECK(!whileHeld, "an onset while E2 held");
+}
