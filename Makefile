@@ -53,8 +53,15 @@ engine-test: deps
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
 
+# `make bench-load` — the load check alone (issue 18): peak RSS of the release binary against 64 MiB with a
+# slow reader, --device null and a 2 GB file (Benchmarks/load.py; LOAD_ARGS="--hour-seconds 600" shortens it).
+LOAD_ARGS ?=
+.PHONY: bench-load
+bench-load: deps
+	swift build -c release --product tuner && python3 Benchmarks/load.py $(LOAD_ARGS)
+
 .PHONY: bench
-bench: deps
+bench: deps bench-load
 	@python=$$(Benchmarks/setup.sh) && \
 	"$$python" -m unittest discover -s Benchmarks -p 'test_*.py' && \
 	swift build -c release --product tuner && \

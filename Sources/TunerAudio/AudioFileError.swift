@@ -31,7 +31,7 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String {
-        let file = "'\(path)'"
+        let file = "'\(FileName.display(path))'"
         switch reason {
         case .missing:
             return "cannot read \(file): no such file"

@@ -22,6 +22,9 @@ public final class AudioFileSource: AudioSource {
     /// Interleaved frames as libsndfile delivers them, `blockFrames × channels` floats (multichannel only).
     private let interleaved: UnsafeMutableBufferPointer<Float>
     private let blockFrames: Int
+    /// Frames delivered so far: a file whose header promises frames but whose first read finds none (an
+    /// OGG cut after its headers) is reported as holding no audio, like a 0-frame WAV.
+    private var delivered = 0
 
     /// Opens `path` for reading. `channel` (1-based) picks one channel; nil mixes all of them.
     /// `blockFrames` bounds how many frames one `read` of a multichannel file delivers.
@@ -64,7 +67,7 @@ public final class AudioFileSource: AudioSource {
         self.handle = handle
         self.blockFrames = max(1, blockFrames)
         self.interleaved = .allocate(capacity: info.channels > 1 ? self.blockFrames * info.channels : 0)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = FileName.display(path.split(separator: "/").last.map(String.init) ?? path)
         let which = info.channels == 1 ? "mono" : channel.map { "channel \($0) of \(info.channels)" }
             ?? "\(info.channels) channels mixed"
         self.label = "file \(name), \(info.sampleRate) Hz, \(which)"
@@ -96,6 +99,8 @@ public final class AudioFileSource: AudioSource {
         if got <= 0, let error = library.lastError(handle) {
             throw AudioFileError(path: path, reason: .unreadable(detail: Self.clean(error)))
         }
+        if got <= 0 && delivered == 0 { throw AudioFileError(path: path, reason: .noFrames) }
+        delivered += max(0, got)
         return max(0, got)
     }
 

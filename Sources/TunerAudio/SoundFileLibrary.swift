@@ -91,7 +91,7 @@ public struct SoundFileLibrary: Sendable {
     public static let libsndfile = SoundFileLibrary(
         inspect: { path in
             var status = stat()
-            guard stat(path, &status) == 0 else {
+            guard FileName.withCString(path, { stat($0, &status) }) == 0 else {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR { return .missing }
                 return .unusable(reason: String(cString: strerror(code)))
@@ -105,7 +105,7 @@ public struct SoundFileLibrary: Sendable {
         openForReading: { path in
             openLock.withLock { _ in
                 var info = SF_INFO()
-                guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+                guard let handle = FileName.withCString(path, { sf_open($0, Int32(SFM_READ), &info) }) else {
                     return .failure(SoundFileOpenFailure(code: sf_error(nil), message: String(cString: sf_strerror(nil))))
                 }
                 return .success((handle, SoundFileInfo(frames: info.frames, sampleRate: Int(info.samplerate),
@@ -122,7 +122,7 @@ public struct SoundFileLibrary: Sendable {
                     return .failure(SoundFileOpenFailure(code: Int32(SF_ERR_UNSUPPORTED_ENCODING),
                                                          message: "Format not supported for writing."))
                 }
-                guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+                guard let handle = FileName.withCString(path, { sf_open($0, Int32(SFM_WRITE), &info) }) else {
                     return .failure(SoundFileOpenFailure(code: sf_error(nil), message: String(cString: sf_strerror(nil))))
                 }
                 return .success(handle)

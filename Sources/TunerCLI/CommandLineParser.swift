@@ -19,8 +19,16 @@ public struct CommandLineParser: Sendable {
 
     public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         let flags = arguments.prefix { $0 != "--" }
-        if flags.contains(where: { $0 == "--help" || $0 == "-h" }) { return .help }
+        // `-h` may head a cluster of short flags (`-hf`), as in swift-argument-parser: help still wins.
+        if flags.contains(where: { $0 == "--help" || ($0.hasPrefix("-h") && !$0.hasPrefix("-h=")) }) { return .help }
         if flags.contains("--version") { return .version }
+        // `--help=yes`, `--version=1`, `-h=x`: these flags take no value.
+        for flag in flags {
+            for (name, label) in [("--help", "--help"), ("--version", "--version"), ("-h", "-h")]
+            where flag.hasPrefix(name + "=") {
+                throw .valueNotAllowed(label: label, value: String(flag.dropFirst(name.count + 1)))
+            }
+        }
 
         var options = TunerOptions()
         var index = 0
@@ -59,7 +67,18 @@ public struct CommandLineParser: Sendable {
 
     /// Rules between flags.
     private func validate(_ options: TunerOptions) throws(UsageError) {
-        if options.listTunings { return }
+        if options.listTunings {
+            for other in ["file", "channel", "device", "rate", "list-devices", "expect", "announce", "speak", "output"]
+            where options.given.contains(other) {
+                throw .conflict("'--list-tunings' and '--\(other)' cannot be used together: '--list-tunings' only "
+                    + "prints the tunings and exits; leave out one of them.")
+            }
+            return
+        }
+        if options.given.contains("channel") && options.file == nil {
+            throw .conflict("'--channel' needs '--file': it picks a channel of a recording; add '--file <path>', "
+                + "e.g. 'tuner --file stereo.wav --channel 1'.")
+        }
         if options.given.contains("tone") {
             for other in ["file", "expect", "announce", "speak", "output", "device", "rate", "list-devices", "tuning",
                           "chime", "plot"] where options.given.contains(other) {

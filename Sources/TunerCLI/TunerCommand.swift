@@ -11,26 +11,71 @@ import TunerScreen
 public enum TunerCommand {
     /// Runs the command with `arguments` (without the program name) and returns the exit code.
     public static func run(arguments: [String], io: SystemIO = .system) async -> Int32 {
+        guard case .run(let options) = try? CommandLineParser().parse(arguments) else {
+            return runSynchronously(arguments: arguments, io: io)
+        }
         io.ignoreBrokenPipe()
-        let command: ParsedCommand
-        do {
-            command = try CommandLineParser().parse(arguments)
-        } catch {
-            io.printError("Error: \(error.message)\n\(HelpText.usage())\n"
-                          + "  See '\(HelpText.name) --help' for more information.\n")
-            return ExitCode.usage.rawValue
-        }
-        switch command {
-        case .help:
-            return print(HelpText.render(), io: io)
-        case .version:
-            return print("\(HelpText.name) \(HelpText.version)\n", io: io)
-        case .run(let options):
-            return await tune(options, io: io).rawValue
-        }
+        return await tune(options, io: io).rawValue
     }
 
     public static func exit(_ code: Int32) -> Never { Glibc.exit(code) }
+
+    /// What can be done before any thread, task or dispatch queue exists: `--help`, `--version` and
+    /// usage errors, and refusing a run under too low resource limits (exit 71, one line). Returns the
+    /// exit code when that settled it, nil when the run must go on (`run`). Under `ulimit -n 4`
+    /// libdispatch cannot start at all, so this is what lets `--version` and the error line through.
+    public static func runBeforeConcurrency(arguments: [String], io: SystemIO = .system) -> Int32? {
+        installSignalActions()
+        occupyClosedStandardDescriptors()
+        guard case .run = try? CommandLineParser().parse(arguments) else {
+            return runSynchronously(arguments: arguments, io: io)
+        }
+        if let problem = ResourceLimits.problem() {
+            io.printError("Error: \(problem)\n")
+            return ExitCode.resources.rawValue
+        }
+        return nil
+    }
+
+    /// The process's signal actions, before any thread exists: fatal signals as `CursesTerminal` handles
+    /// them, and SIGQUIT (Ctrl-\\) back to its default action — it ends the process — where Swift's
+    /// backtracer would print a report and let the tuner run on. The screen catches SIGQUIT itself
+    /// (exit 131, terminal restored).
+    static func installSignalActions() {
+        CursesTerminal.installFatalSignalHandlers()
+        signal(SIGQUIT, SIG_DFL)
+    }
+
+    /// A standard descriptor the parent closed (`tuner >&-`) would be the next one the tuner opens — the
+    /// audio file, an eventfd — and readings would be written into it. Each closed one is taken by
+    /// /dev/null opened read-only, so writing to it fails plainly (EBADF) and reading finds nothing.
+    static func occupyClosedStandardDescriptors() {
+        for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
+    /// Help, version and usage errors, which need no concurrency.
+    private static func runSynchronously(arguments: [String], io: SystemIO) -> Int32 {
+        io.ignoreBrokenPipe()
+        switch Result(catching: { () throws(UsageError) in try CommandLineParser().parse(arguments) }) {
+        case .failure(let error):
+            io.printError("Error: \(FileName.display(error.message))\n\(HelpText.usage())\n"
+                          + "  See '\(HelpText.name) --help' for more information.\n")
+            return ExitCode.usage.rawValue
+        case .success(.help): return print(HelpText.render(), io: io)
+        case .success(.version): return print("\(HelpText.name) \(HelpText.version)\n", io: io)
+        case .success(.run): return ExitCode.failure.rawValue  // not reached: runs go through `run`
+        }
+    }
+
+    /// The process's arguments without the program name, from argv's bytes: a file name that is not
+    /// UTF-8 is kept byte for byte (`FileName`), where `CommandLine.arguments` would replace its bytes.
+    public static func processArguments() -> [String] { FileName.processArguments() }
 
     /// The text of `tuner --help`.
     public static var helpText: String { HelpText.render() }
@@ -77,7 +122,14 @@ public enum TunerCommand {
             io.printError("Error: cannot write the plot to '\(path)': \(problem).\n")
             return .failure
         }
-        let mode = mode(options, io: io)
+        var mode = mode(options, io: io)
+        if mode == .screen && !CursesTerminal.terminalCanDraw() {
+            // TERM=dumb: what an Emacs shell buffer can show is lines, so the readings come as lines.
+            let term = environment["TERM"] ?? "(unset)"
+            io.printError("Note: TERM=\(term) cannot show the screen (no cursor movement); printing one line "
+                + "per reading instead (--output text).\n")
+            mode = .text
+        }
         let system: TargetSystem
         var options = options
         switch loadSystem(&options, io: io) {
@@ -124,10 +176,13 @@ public enum TunerCommand {
             // Printed output is a record of every reading; the screen only ever wants the newest.
             // A file not played at real-time pace is read in large blocks: the readings of a block
             // reach the printing task together, which then wakes once per block, not per reading.
+            // A file waits for its reader (nothing dropped); a live source cannot, so a reader more
+            // than `TunerSession.queueCapacity` readings behind loses the oldest, and is told.
             let unpacedFile = options.file != nil && mode != .screen
+            let delivery: TunerSession.Delivery = mode == .screen ? .newestOnly
+                : options.file != nil ? .everyReading : .everyReadingDroppingWhenBehind
             session = try TunerSession(source: source, configuration: options.configuration,
-                                       delivery: mode == .screen ? .newestOnly : .everyReading,
-                                       blockSize: unpacedFile ? 1 << 14 : 1024)
+                                       delivery: delivery, blockSize: unpacedFile ? 1 << 14 : 1024)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure
@@ -248,6 +303,7 @@ public enum TunerCommand {
         case .quit: return .success
         case .signal(SIGINT): return .interrupted
         case .signal(SIGHUP): return .hangup
+        case .signal(SIGQUIT): return .quitSignal
         case .signal: return .terminated
         case .sourceFailed(let message):
             return reportFailure(of: session, io: io) ?? {
@@ -259,6 +315,7 @@ public enum TunerCommand {
 
     /// Prints why the input ended early, if it did, and returns the exit code for it.
     static func reportFailure(of session: TunerSession, io: SystemIO) -> ExitCode? {
+        reportDropped(by: session, io: io, soFar: false)
         guard let failure = session.failure else { return nil }
         if let error = failure as? AudioFileError { return report(error, io: io) }
         if let error = failure as? ALSAError {
@@ -276,7 +333,7 @@ public enum TunerCommand {
             devices = try ALSACaptureSource.captureDevices()
         } catch {
             io.printError("Error: \(error)\n")
-            return .unavailable
+            return error.kind == .listing ? .configuration : .unavailable
         }
         let width = devices.map(\.name.count).max() ?? 0
         let lines = devices.map { device in
@@ -326,9 +383,11 @@ public enum TunerCommand {
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
         var measurements = session.measurements.makeAsyncIterator()
+        var warned = false
         while let measurement = await measurements.next() {
             let step = pipeline.process(measurement)
             if output.isOpen && !output.write(lines(step)) { session.stop() }
+            if live && !warned && session.dropped > 0 { warned = reportDropped(by: session, io: io, soFar: true) }
         }
         output.flush()
         if let code = output.failure {
@@ -336,6 +395,18 @@ public enum TunerCommand {
             return .failure
         }
         return .success
+    }
+
+    /// One line on stderr when a live source's readings were dropped because the output fell more than
+    /// `TunerSession.queueCapacity` behind (`soFar`: as soon as it happens, since a live run may never end;
+    /// else the total at the end). Returns whether it printed.
+    @discardableResult
+    static func reportDropped(by session: TunerSession, io: SystemIO, soFar: Bool) -> Bool {
+        let dropped = session.dropped
+        guard dropped > 0 else { return false }
+        io.printError("Warning: \(dropped) reading\(dropped == 1 ? "" : "s") dropped\(soFar ? " so far" : ""): the "
+            + "output fell more than \(TunerSession.queueCapacity) readings behind the capture device\n")
+        return true
     }
 
     /// The table of targets the options ask for: a built-in temperament, or a Scala `.scl` (and `.kbm`)
@@ -394,7 +465,7 @@ public enum TunerCommand {
         if case .channelOutOfRange(let requested, let available) = error.reason {
             let label = TunerFlags.all.first { $0.long == "channel" }!.label
             let fix = available == 1 ? "it has one channel; leave --channel out"
-                : "'\(error.path)' has \(available) channels; use 1…\(available), or leave --channel out to mix them"
+                : "'\(FileName.display(error.path))' has \(available) channels; use 1…\(available), or leave --channel out to mix them"
             io.printError("Error: Invalid value '\(requested)' for '\(label)': \(fix).\n")
             return .usage
         }

@@ -290,11 +290,12 @@ enum TunerFlags {
             }
         }
         if let text = options.expectText {
-            do {
+            do throws(ExpectationError) {
                 options.expect = try Expectation(parsing: text, system: system).note
             } catch {
-                throw .invalidValue(value: text, label: label("expect"),
-                                    reason: "must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
+                throw .invalidValue(value: text, label: label("expect"), reason: error.outOfRange.map {
+                    UsageMessages.outOfRange(text, $0)
+                } ?? "must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
             }
         }
         if let builtIn, builtIn.count != 12, options.tuning != nil {

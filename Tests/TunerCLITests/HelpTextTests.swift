@@ -148,8 +148,12 @@ import Testing
       69    The capture or playback device cannot be used: no such device, busy, no
             mono audio, or it stopped; or --speak when espeak-ng is not installed or
             fails.
+      71    The system refused memory, file descriptors or a thread (e.g. a low
+            'ulimit -v' or 'ulimit -n').
+      78    --list-devices: ALSA's configuration cannot be read.
       129   The screen ended because the terminal hung up (SIGHUP).
       130   The screen ended with Ctrl-C (SIGINT).
+      131   The screen ended with Ctrl-\\ (SIGQUIT).
       143   The screen ended with SIGTERM.
 
     EXAMPLES:
