@@ -419,14 +419,15 @@ def real_tables(p, reals, res, ran, col, columns, trackers_order, announced):
     rows = []
     for e in reals:
         seg = e["segments"][0]
-        row = [f"`{os.path.basename(e['source'])}`", e["nominal"], f"{seg['steady_start']:.2f}–{seg['steady_end']:.2f} s"]
+        row = [f"`{os.path.basename(e['source'])}`", e["nominal"], corpus.real_half(e),
+               f"{seg['steady_start']:.2f}–{seg['steady_end']:.2f} s"]
         for t in columns:
             f = (per.get(t) or {}).get("per_file", {}).get(e["file"])
             row.append("n/a" if f is None else col(t, f"{fmt(f['octave'], '', 1)} / {fmt(f['first'], '', 0)} / "
                                                       f"{fmt(f['spread'], '', 1)}"))
         rows.append(row)
     p("Per file: octave errors % / first correct ms / spread ¢:\n")
-    p(table(["file", "nominal", "steady part"] + columns, rows))
+    p(table(["file", "nominal", "half", "steady part"] + columns, rows))
     p("")
     ann = None
     if announced:
