@@ -35,7 +35,8 @@ constexpr double kFirstUnderStrongestWhileBelow = 0.01, kThirdUnderStrongestWhil
 /// −50 dB under the strongest, 20 dB over the floor) — keep the octave the note started in. Guards
 /// against a pizzicato cello C2 (fundamental ~22 dB under its 2nd partial at the pluck, fading faster
 /// than the rest) reading C3 once its fundamental is gone: a synthetic model of it
-/// read C2 from 0.12 s and C3 from 0.6–3.2 s on, and with this from 2.7–3.5 s or not at all; no public
+/// read C2 from 0.12 s and C3 from 0.6–3.2 s on; with this, where its odd partials are 10–20 dB down,
+/// from 2.7–3.5 s or not at all (30 dB down: unchanged); no public
 /// file's reading moved (BENCHMARKS.md, "Accuracy where it was not tuned"). Never at a note's start:
 /// there partial 1 is required, so a body thump or a neighbouring note cannot lower the octave;
 /// partials 3 and 5 are those a 2f note has none of. Its cost: a note whose start was already read an
