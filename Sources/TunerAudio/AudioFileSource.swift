@@ -37,14 +37,14 @@ public final class AudioFileSource: AudioSource {
         case .missing: throw fail(.missing)
         case .directory: throw fail(.directory)
         case .file(bytes: 0): throw fail(.emptyFile)
-        case .file: break
+        case .file, .standardInput: break
         case .unusable(let reason): throw fail(.unreadable(detail: reason))
         }
 
         let opened: (OpaquePointer, SoundFileInfo)
         switch library.openForReading(path) {
         case .success(let pair): opened = pair
-        case .failure(let failure): throw fail(Self.reason(for: failure))
+        case .failure(let failure): throw fail(Self.reason(for: failure, path: path))
         }
         let (handle, info) = opened
         // From here on the handle is ours: close it on every path that does not keep it.
@@ -67,12 +67,17 @@ public final class AudioFileSource: AudioSource {
         self.handle = handle
         self.blockFrames = max(1, blockFrames)
         self.interleaved = .allocate(capacity: info.channels > 1 ? self.blockFrames * info.channels : 0)
-        let name = FileName.display(path.split(separator: "/").last.map(String.init) ?? path)
+        let name = path == Self.standardInputPath ? "standard input"
+            : FileName.display(path.split(separator: "/").last.map(String.init) ?? path)
         let which = info.channels == 1 ? "mono" : channel.map { "channel \($0) of \(info.channels)" }
             ?? "\(info.channels) channels mixed"
-        self.label = "file \(name), \(info.sampleRate) Hz, \(which)"
+        self.label = (path == Self.standardInputPath ? "" : "file ") + "\(name), \(info.sampleRate) Hz, \(which)"
         keep = true
     }
+
+    /// The path that means standard input (`--file -`).
+    public static let standardInputPath = "-"
+    static let standardInputIsTerminal = "it is a terminal; pipe audio into it, e.g. 'sox song.mp3 -t wav - | tuner --file -'"
 
     deinit {
         _ = library.close(handle)
@@ -121,8 +126,10 @@ public final class AudioFileSource: AudioSource {
     }
 
     /// Maps libsndfile's open failure to a reason in words.
-    private static func reason(for failure: SoundFileOpenFailure) -> AudioFileError.Reason {
+    private static func reason(for failure: SoundFileOpenFailure, path: String) -> AudioFileError.Reason {
         switch failure.code {
+        case 1 /* SF_ERR_UNRECOGNISED_FORMAT */ where path == standardInputPath:
+            return StandardInputStream.shared.endedEmpty ? .emptyFile : .rawStream
         case 1 /* SF_ERR_UNRECOGNISED_FORMAT */, 3 /* SF_ERR_MALFORMED_FILE */, 4 /* SF_ERR_UNSUPPORTED_ENCODING */:
             return .notAudio(detail: clean(failure.message))
         default:

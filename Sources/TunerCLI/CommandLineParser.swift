@@ -17,7 +17,8 @@ public struct CommandLineParser: Sendable {
 
     public init() { self.init(definitions: TunerFlags.all) }
 
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    /// Parses `arguments` over `base` (the config file's settings; flags given here win).
+    public func parse(_ arguments: [String], base: TunerOptions = TunerOptions()) throws(UsageError) -> ParsedCommand {
         let flags = arguments.prefix { $0 != "--" }
         // `-h` may head a cluster of short flags (`-hf`), as in swift-argument-parser: help still wins.
         if flags.contains(where: { $0 == "--help" || ($0.hasPrefix("-h") && !$0.hasPrefix("-h=")) }) { return .help }
@@ -30,7 +31,7 @@ public struct CommandLineParser: Sendable {
             }
         }
 
-        var options = TunerOptions()
+        var options = base
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -67,6 +68,9 @@ public struct CommandLineParser: Sendable {
 
     /// Rules between flags.
     private func validate(_ options: TunerOptions) throws(UsageError) {
+        if options.given.contains("config") && options.given.contains("no-config") {
+            throw .conflict("'--config' and '--no-config' cannot be used together; leave out one of them.")
+        }
         if options.listTunings {
             for other in ["file", "channel", "device", "rate", "list-devices", "expect", "announce", "speak", "output"]
             where options.given.contains(other) {
@@ -114,6 +118,10 @@ public struct CommandLineParser: Sendable {
             throw .conflict("'--\(mode)' and '--output' cannot be used together: '--\(mode)' replaces the output "
                 + "with the settled notes; leave out one of them.")
         }
+        if options.file == "-" && options.given.contains("output") && options.output == .screen {
+            throw .conflict("'--file -' and '--output screen' cannot be used together: the screen reads its keys "
+                + "from standard input, which then carries the audio; use '--output text' or 'jsonl'.")
+        }
         if options.file != nil {
             for live in ["device", "rate", "list-devices"] where options.given.contains(live) {
                 throw .conflict("'--file' and '--\(live)' cannot be used together: '--\(live)' is for live input; "
@@ -148,10 +156,14 @@ public struct CommandLineParser: Sendable {
 
     /// A long flag within two edits of `name`, e.g. "--tolerence" → "--tolerance".
     private func suggestion(for name: String) -> String? {
-        let candidates = definitions.map(\.long) + ["help", "version"]
+        Self.closest(to: name, among: definitions.map(\.long) + ["help", "version"]).map { "--\($0)" }
+    }
+
+    /// The candidate within two edits of `name` (the nearest), e.g. "tolerence" → "tolerance".
+    static func closest(to name: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, Self.editDistance(name, $0)) }.min { $0.1 < $1.1 }
         guard let (best, distance) = scored, distance <= 2, distance < best.count else { return nil }
-        return "--\(best)"
+        return best
     }
 
     /// `-x…` or `--x…`, but not "-" alone and not a negative number such as "-5".

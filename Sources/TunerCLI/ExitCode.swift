@@ -16,8 +16,9 @@ public enum ExitCode: Int32, Sendable {
     /// The capture or playback device cannot be used: missing, busy, unsupported, or gone mid-run; or
     /// `--speak` without a working espeak-ng (EX_UNAVAILABLE).
     case unavailable = 69
-    /// ALSA's configuration cannot be read (`--list-devices` finds it broken or empty) (EX_CONFIG).
-    case configuration = 78
+    /// The config file is wrong (unknown key, bad value, not 'key = value', or unreadable), or, for
+    /// `--list-devices`, ALSA's configuration cannot be read (EX_CONFIG).
+    case config = 78
     /// The screen was ended by SIGHUP (the terminal went away).
     case hangup = 129
     /// The screen was ended by Ctrl-C (SIGINT).
@@ -43,7 +44,9 @@ public enum ExitCode: Int32, Sendable {
             + "or it stopped; or --speak when espeak-ng is not installed or fails."),
         (.resources, "The system refused memory, file descriptors or a thread (e.g. a low 'ulimit -v' or "
             + "'ulimit -n')."),
-        (.configuration, "--list-devices: ALSA's configuration cannot be read."),
+        (.config, "The config file is wrong: an unknown key, a bad value or a line that is not 'key = value' "
+            + "(the message names the file and line), or the file given to --config cannot be read; "
+            + "or --list-devices finds ALSA's configuration unreadable."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),
         (.interrupted, "The screen ended with Ctrl-C (SIGINT)."),
         (.quitSignal, "The screen ended with Ctrl-\\ (SIGQUIT)."),

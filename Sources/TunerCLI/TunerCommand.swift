@@ -10,12 +10,26 @@ import TunerScreen
 /// `tuner`: parses the command line, opens the input, runs a `TunerSession` and prints its readings.
 public enum TunerCommand {
     /// Runs the command with `arguments` (without the program name) and returns the exit code.
-    public static func run(arguments: [String], io: SystemIO = .system) async -> Int32 {
-        guard case .run(let options) = try? CommandLineParser().parse(arguments) else {
+    public static func run(arguments: [String], io: SystemIO = .system,
+                           environment: [String: String] = currentEnvironment()) async -> Int32 {
+        guard case .run(let commandLine) = try? CommandLineParser().parse(arguments), commandLine.generate == nil else {
             return runSynchronously(arguments: arguments, io: io)
         }
         io.ignoreBrokenPipe()
-        return await tune(options, io: io).rawValue
+        let options: TunerOptions
+        do {
+            options = try ConfigFile.resolve(commandLine, arguments: arguments, environment: environment)
+        } catch {
+            switch error {
+            case .config(let path, let problem):
+                io.printError(problem.text(path: path) + "\n")
+                return ExitCode.config.rawValue
+            case .usage(let usage):
+                io.printError("Error: \(usage.message)\n")
+                return ExitCode.usage.rawValue
+            }
+        }
+        return await tune(options, io: io, environment: environment).rawValue
     }
 
     public static func exit(_ code: Int32) -> Never { Glibc.exit(code) }
@@ -27,7 +41,7 @@ public enum TunerCommand {
     public static func runBeforeConcurrency(arguments: [String], io: SystemIO = .system) -> Int32? {
         installSignalActions()
         occupyClosedStandardDescriptors()
-        guard case .run = try? CommandLineParser().parse(arguments) else {
+        guard case .run(let commandLine) = try? CommandLineParser().parse(arguments), commandLine.generate == nil else {
             return runSynchronously(arguments: arguments, io: io)
         }
         if let problem = ResourceLimits.problem() {
@@ -59,7 +73,7 @@ public enum TunerCommand {
         }
     }
 
-    /// Help, version and usage errors, which need no concurrency.
+    /// Help, version, usage errors and the generated manual and completions, which need no concurrency.
     private static func runSynchronously(arguments: [String], io: SystemIO) -> Int32 {
         io.ignoreBrokenPipe()
         switch Result(catching: { () throws(UsageError) in try CommandLineParser().parse(arguments) }) {
@@ -68,8 +82,13 @@ public enum TunerCommand {
                           + "  See '\(HelpText.name) --help' for more information.\n")
             return ExitCode.usage.rawValue
         case .success(.help): return print(HelpText.render(), io: io)
-        case .success(.version): return print("\(HelpText.name) \(HelpText.version)\n", io: io)
-        case .success(.run): return ExitCode.failure.rawValue  // not reached: runs go through `run`
+        case .success(.version): return print(HelpText.versionLine + "\n", io: io)
+        case .success(.run(let commandLine)):
+            switch commandLine.generate {
+            case .manual: return print(ManualPage.render(), io: io)
+            case .completion(let shell): return print(CompletionScript.render(for: shell), io: io)
+            case nil: return ExitCode.failure.rawValue  // not reached: runs go through `run`
+            }
         }
     }
 
@@ -107,8 +126,11 @@ public enum TunerCommand {
         if options.expect != nil { return .expect }
         if options.plot != nil { return .plot }
         if options.announce || options.speak { return .announce }
+        // With `--file -` there is no screen (not even one a config file asks for): it reads its keys
+        // from standard input, which carries the audio.
+        let reading = options.file == AudioFileSource.standardInputPath
         switch options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput)) {
-        case .screen: return .screen
+        case .screen: return reading ? .text : .screen
         case .text: return .text
         case .jsonl: return .jsonl
         }
@@ -282,8 +304,8 @@ public enum TunerCommand {
         return print(line, io: io) == ExitCode.success.rawValue ? .success : .failure
     }
 
-    /// The process environment (for `PATH` when looking for espeak-ng).
-    static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
+    /// The process environment (`PATH` when looking for espeak-ng, where the config file is).
+    public static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
     static func showScreen(_ session: TunerSession, options: TunerOptions, system: TargetSystem,
@@ -294,7 +316,7 @@ public enum TunerCommand {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
                 gate: options.configuration.gate, tuning: options.tuning, system: system, sounds: sounds,
-                chime: options.chime)
+                chime: options.chime, configFile: options.configRead)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -333,7 +355,7 @@ public enum TunerCommand {
             devices = try ALSACaptureSource.captureDevices()
         } catch {
             io.printError("Error: \(error)\n")
-            return error.kind == .listing ? .configuration : .unavailable
+            return error.kind == .listing ? .config : .unavailable
         }
         let width = devices.map(\.name.count).max() ?? 0
         let lines = devices.map { device in
@@ -361,7 +383,8 @@ public enum TunerCommand {
         do {
             return .success(try ALSACaptureSource(device: options.device, rate: options.rate))
         } catch {
-            if demo && error.kind == .noDevice && !options.given.contains("device") {
+            if demo && error.kind == .noDevice && !options.given.contains("device")
+                && !options.configured.contains("device") {
                 io.printError("No capture device (ALSA: \(error.reason)); showing the built-in demo.\n")
                 return .success(DemoSource(sampleRate: Double(options.rate), a4: options.a4))
             }

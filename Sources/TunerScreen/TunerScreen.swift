@@ -23,6 +23,7 @@ public enum TunerScreen {
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
                            tuning: Tuning? = nil, system: TargetSystem = .standard,
                            sounds: (any ScreenSounds)? = nil, chime: Bool = false,
+                           configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -34,9 +35,10 @@ public enum TunerScreen {
             throw error
         }
         terminal.resumeInput = { events.resumeInput() }
-        let model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
+        var model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
                                 sampleRate: session.sampleRate, gate: gate, size: terminal.size,
                                 tuning: tuning, system: system)
+        model.configFile = configFile
         let loop = ScreenLoop(model: model, canvas: terminal, input: terminal, sounds: sounds, chime: chime,
                               post: { events.post($0) })
         events.forward(session)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -175,12 +176,28 @@ import Glibc
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeSineWAV(path: dir + "/a.wav", frequency: 110, seconds: 0.5)
-        let status = system("TERM=no-such-terminal \(TmuxHarness.tunerPath) --file \(dir)/a.wav --output screen "
+        let status = system(TestEnvironment.shellPrefix + "TERM=no-such-terminal \(TmuxHarness.tunerPath) --file \(dir)/a.wav --output screen "
                             + "> \(dir)/out 2> \(dir)/err < /dev/null")
         #expect((status >> 8) & 0xff == 1)
         let err = try String(contentsOfFile: dir + "/err", encoding: .utf8)
         #expect(err == "Error: cannot start the screen: terminal type TERM=no-such-terminal is unknown; "
                 + "set TERM (e.g. xterm-256color) or use --output text\n")
         #expect(try String(contentsOfFile: dir + "/out", encoding: .utf8) == "")
+    }
+
+    /// Settings read from a config file show on the status line, with the file's name.
+    @Test func theStatusLineSaysWhichConfigFileWasRead() throws {
+        let tmux = try TmuxHarness(name: "cfg")
+        let file = tmux.path("a2.wav")
+        try writeSineWAV(path: file, frequency: 110, seconds: 3)
+        try "tolerance = 1.5  # from the file\n".write(toFile: tmux.path("t.conf"), atomically: true, encoding: .utf8)
+        launch(tmux, "--config \(tmux.path("t.conf")) --file \(file)")
+        let shown = tmux.waitFor { $0.contains("tolerance ±1.5 ¢") }
+        #expect(shown != nil, "the file's tolerance:\n\(tmux.screen)")
+        let status = (shown ?? tmux.screen).split(separator: "\n").first { $0.contains("tolerance") }.map(String.init) ?? ""
+        // HOME is the harness's folder, where t.conf is: the line shortens it to ~.
+        #expect(status.hasSuffix(" · config ~/t.conf"), "status line: \(status)")
+        tmux.keys("q")
+        expectCleanExit(tmux, status: 0)
     }
 }
