@@ -403,17 +403,31 @@ def real_tables(p, reals, res, ran, col, columns, trackers_order, announced):
     p(table(["tracker", "right note and octave", "octave errors", "other notes", "unvoiced",
              "median first correct", "files never correct", "median spread", "steady readings"], rows))
     p("")
+    p("By half (corpus.real_half: sorted file names, even positions development, odd holdout; engine "
+      "work looks at the development half only):\n")
+    rows = []
+    for half in ("development", "holdout"):
+        sub = [e for e in reals if corpus.real_half(e) == half]
+        for t in columns:
+            r = (metrics.real_recordings(res(t), ran(t, sub)) if t in trackers_order and ran(t, sub) else None)
+            rows.append([half, t] + (["n/a"] * 4 if r is None else [
+                col(t, fmt(r["right"], " %")), col(t, fmt(r["octave"], " %")),
+                col(t, fmt(r["first"], " ms", 0)), col(t, fmt(r["spread"], " ¢"))]))
+    p(table(["half", "tracker", "right note and octave", "octave errors", "median first correct",
+             "median spread"], rows))
+    p("")
     rows = []
     for e in reals:
         seg = e["segments"][0]
-        row = [f"`{os.path.basename(e['source'])}`", e["nominal"], f"{seg['steady_start']:.2f}–{seg['steady_end']:.2f} s"]
+        row = [f"`{os.path.basename(e['source'])}`", e["nominal"], corpus.real_half(e),
+               f"{seg['steady_start']:.2f}–{seg['steady_end']:.2f} s"]
         for t in columns:
             f = (per.get(t) or {}).get("per_file", {}).get(e["file"])
             row.append("n/a" if f is None else col(t, f"{fmt(f['octave'], '', 1)} / {fmt(f['first'], '', 0)} / "
                                                       f"{fmt(f['spread'], '', 1)}"))
         rows.append(row)
     p("Per file: octave errors % / first correct ms / spread ¢:\n")
-    p(table(["file", "nominal", "steady part"] + columns, rows))
+    p(table(["file", "nominal", "half", "steady part"] + columns, rows))
     p("")
     ann = None
     if announced:

@@ -391,6 +391,16 @@ def real_manifest(directory=REAL_DIR):
     return [dict(zip(head, row)) for row in lines[1:]]
 
 
+def real_half(entry_or_name, directory=REAL_DIR):
+    """'development' or 'holdout': the real recordings' halves for engine accuracy work (BENCHMARKS.md,
+    "the rule"). The manifest's file names sorted by byte order; even positions are the development
+    half, odd ones the holdout. Declared before any engine change was measured on them."""
+    name = entry_or_name if isinstance(entry_or_name, str) else entry_or_name["file"]
+    stem = os.path.splitext(os.path.basename(name))[0]
+    stems = sorted(os.path.splitext(r["file"])[0] for r in real_manifest(directory))
+    return "development" if stems.index(stem) % 2 == 0 else "holdout"
+
+
 def real_note_span(x, fs):
     """(start, steady_start, steady_end) in seconds from the level rule above."""
     h = max(1, int(round(REAL_FRAME * fs)))

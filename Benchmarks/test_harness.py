@@ -183,6 +183,15 @@ class RealRecordings(unittest.TestCase):
         self.assertIn("TinySOL", readme)
         self.assertIn("EGFxSet", readme)
 
+    def test_real_halves_alternate_over_sorted_names_as_declared(self):
+        names = sorted(row["file"] for row in corpus.real_manifest())
+        halves = [corpus.real_half("real/" + os.path.splitext(n)[0] + ".wav") for n in names]
+        self.assertEqual(halves, ["development", "holdout"] * 9 + ["development"])
+        # Pinned as BENCHMARKS.md declares it (so a renamed or added file cannot silently move one).
+        self.assertEqual(corpus.real_half("cpluck_01_C2_pluck_long.flac"), "holdout")
+        self.assertEqual(corpus.real_half("cpluck_04_C3_pluck_long.flac"), "development")
+        self.assertEqual(corpus.real_half("ukulele_05_c4_soft.flac"), "holdout")
+
     def test_note_numbers(self):
         self.assertEqual(corpus.note_number("A4"), 69)
         self.assertEqual(corpus.note_number("C2"), 36)

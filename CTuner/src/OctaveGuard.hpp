@@ -3,7 +3,8 @@
 // The NSDF's 0.85 rule (Nsdf.hpp) takes the first key maximum; a string whose fundamental has faded
 // under a strong 2nd partial repeats at the half period almost as well, and reads an octave up. This
 // guard looks for the partials of coarse/2 at odd multiples (1 and 3), where no partial of coarse lies,
-// on a frame kFramePeriods periods of coarse/2 long, where they are resolved.
+// on a frame kFramePeriods periods of coarse/2 long, where they are resolved; once a note reads at coarse/2,
+// its partials 3 and 5 alone keep that octave after its fundamental has faded out.
 #pragma once
 
 #include "Ring.hpp"

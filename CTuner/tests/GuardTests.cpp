@@ -63,6 +63,28 @@ TEST(octaveGuardFindsAFundamentalFadedUnderItsSecondPartial) {
     CHECK(!subharmonicPresent(s, octave, 1536, 9930, 2 * f, 0), "a subharmonic invented");
 }
 
+TEST(octaveGuardKeepsTheOctaveOfANoteWhoseFundamentalFadedOut) {
+    // C2 whose fundamental has faded out (a pizzicato cello's, 22 dB under its 2nd partial at the pluck
+    // and fading faster): partials 2 and 4 strong, the odd ones 3 and 5 ringing on 20–26 dB down.
+    const double f = 65.41;
+    SpectralFrames s(kFs, 1536, 9930);
+    Ring faded = signals::ringOf(signals::partials(f, {0.0, 1.0, 0.1, 0.5, 0.05, 0.2}, kFs, 16000));
+    // Read at C2 before (previous = f): the odd partials keep that octave.
+    CHECK(subharmonicPresent(s, faded, 1536, 9930, 2 * f, f), "a C2 reading at C2 lost its octave to C3");
+    // Bracketed: never at a note's start (nothing read before, or another note read before) …
+    CHECK(!subharmonicPresent(s, faded, 1536, 9930, 2 * f, 0), "partial 1 not required at a note's start");
+    CHECK(!subharmonicPresent(s, faded, 1536, 9930, 2 * f, 1.5 * f), "kept for another note");
+    // … nor with only one odd partial left (3 without 5) …
+    Ring onlyThird = signals::ringOf(signals::partials(f, {0.0, 1.0, 0.1, 0.5, 0.0, 0.2}, kFs, 16000));
+    CHECK(!subharmonicPresent(s, onlyThird, 1536, 9930, 2 * f, f), "one odd partial taken for the series");
+    // … nor when they have sunk under −50 dB of the strongest …
+    Ring sunk = signals::ringOf(signals::partials(f, {0.0, 1.0, 0.002, 0.5, 0.002, 0.2}, kFs, 16000));
+    CHECK(!subharmonicPresent(s, sunk, 1536, 9930, 2 * f, f), "odd partials at -54 dB taken");
+    // … nor for a note that really moved up the octave (C3 after C2: no odd partials of C2).
+    Ring up = signals::ringOf(signals::partials(2 * f, {1.0, 0.5, 0.2}, kFs, 16000));
+    CHECK(!subharmonicPresent(s, up, 1536, 9930, 2 * f, f), "C3 after C2 held at C2");
+}
+
 namespace {
 Geometry geometry(double fs) {
     ct_config c;
