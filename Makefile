@@ -14,14 +14,16 @@ deps:
 test-deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(TEST_DEPS)"
 
+# Another apt-get (an unattended upgrade, a second `make`) may hold the dpkg lock: wait for it rather
+# than fail the build.
 .PHONY: install-missing
 install-missing:
 	@missing=$$(for p in $(PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	    echo "Installing:" $$missing; \
-	    $(SUDO) apt-get update -qq && \
-	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq $$missing; \
 	fi
 
 build: deps

@@ -1,15 +1,17 @@
 // AudioFileSourceFuzz.swift — libFuzzer target over the real file input (Sources/TunerAudio/
-// AudioFileSource.swift) and the real bridge (Sources/TunerKit/PitchEngine.swift), compiled by
+// AudioFileSource.swift) and the real bridge (Sources/TunerBridge/PitchEngine.swift) and reading pipeline (Sources/TunerMusic), compiled by
 // Fuzz/run-swift.sh with -sanitize=fuzzer,address.
 //
 // The fuzzer's bytes are the file. AudioFileSource is given a SoundFileLibrary whose `inspect` says
 // "a regular file of N bytes" and whose `openForReading` opens the bytes from memory with
 // sf_open_virtual; every other call is the real libsndfile one. Then: either the source is refused with
 // an AudioFileError whose description is one line naming the file, or it reads to the end through a
-// PitchEngine at the file's rate, and every Reading is finite with cents within ±50.
+// PitchEngine at the file's rate, and every measurement, made a Reading by a ReadingPipeline, is finite
+// with cents within ±50.
 import CSndfile
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -84,7 +86,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var last = 0.0
     let engine: PitchEngine
     do {
-        engine = try PitchEngine(sampleRate: source.sampleRate) { reading in
+        let pipeline = ReadingPipeline()
+        engine = try PitchEngine(sampleRate: source.sampleRate) { measurement in
+            let reading = pipeline.reading(from: measurement)
             readings += 1
             if !reading.time.isFinite || reading.time <= last { fail("reading time \(reading.time) after \(last)") }
             last = reading.time

@@ -26,7 +26,7 @@ build() {  # build <target> <extra libraries>
     "$CXX" $FLAGS $LD $INCLUDES "$ROOT"/CTuner/src/*.cpp "$ROOT/Fuzz/$1.cpp" $2 -lfftw3f -lm -lpthread -o "$OUT/$1"
 }
 
-# The Swift target: SwiftPM builds CTuner, TunerKit and TunerAudio with -sanitize=fuzzer,address into
+# The Swift target: SwiftPM builds CTuner, TunerBridge, TunerMusic and TunerAudio with -sanitize=fuzzer,address into
 # .build/swiftfuzz; swiftc then links the harness with their object files (SwiftPM has no way to build a
 # libFuzzer executable without a main, and the package should not carry one).
 build_swift() {
@@ -39,7 +39,7 @@ build_swift() {
     swiftc -swift-version 6 -parse-as-library -g -Onone -sanitize=fuzzer,address -use-ld=lld \
         -I "$bin/Modules" -Xcc -fmodule-map-file="$bin/CTuner.build/module.modulemap" -Xcc -I"$ROOT/CTuner/include" \
         -I "$ROOT/Sources/CSndfile" -I "$ROOT/Sources/CALSA" "$ROOT/Fuzz/AudioFileSourceFuzz.swift" \
-        "$bin"/TunerKit.build/*.swift.o "$bin"/TunerAudio.build/*.swift.o "$bin"/CTuner.build/src/*.o \
+        "$bin"/TunerBridge.build/*.swift.o "$bin"/TunerMusic.build/*.swift.o "$bin"/TunerAudio.build/*.swift.o "$bin"/CTuner.build/src/*.o \
         -lsndfile -lfftw3f -lasound -lstdc++ -lm -o "$OUT/audiofilesource_fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
     test -x "$OUT/audiofilesource_fuzz"
 }

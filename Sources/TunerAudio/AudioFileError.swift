@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// Why an audio file cannot be tuned. Its `description` is one line that names the file and the reason.
 public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
@@ -28,9 +30,6 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
-    /// The sample rates the engine accepts, in Hz.
-    public static let supportedSampleRates = 8_000...192_000
-
     public var description: String {
         let file = "'\(path)'"
         switch reason {
@@ -47,7 +46,7 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable(let detail):
             return "cannot read \(file): \(detail)"
         case .unsupportedSampleRate(let rate):
-            let range = Self.supportedSampleRates
+            let range = Limits.sampleRate
             return "cannot tune \(file): its sample rate \(rate) Hz is outside \(range.lowerBound)…\(range.upperBound) Hz; "
                 + "resample it first (e.g. sox in.wav -r 48000 out.wav)"
         case .channelOutOfRange(let requested, let available):

@@ -1,4 +1,4 @@
-import TunerKit
+import TunerBridge
 
 /// Audio from a file, through libsndfile: WAV (8…32-bit integer, 32/64-bit float, WAVE_FORMAT_EXTENSIBLE),
 /// FLAC, AIFF, OGG and everything else libsndfile reads, at 8…192 kHz.
@@ -49,7 +49,7 @@ public final class AudioFileSource: AudioSource {
         defer { if !keep { _ = library.close(handle) } }
 
         guard info.channels >= 1 else { throw fail(.notAudio(detail: "it reports \(info.channels) channels")) }
-        guard AudioFileError.supportedSampleRates.contains(info.sampleRate) else {
+        guard Limits.sampleRate.contains(info.sampleRate) else {
             throw fail(.unsupportedSampleRate(info.sampleRate))
         }
         guard info.frames > 0 else { throw fail(.noFrames) }

@@ -1,4 +1,5 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import TunerKit
+import TunerBridge
 #if canImport(Glibc)
 import Glibc
 #endif

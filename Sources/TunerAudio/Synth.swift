@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TunerKit
+import TunerBridge
 
 /// Deterministic test and demo signals: sines, plucked strings, white noise.
 /// The same seed gives the same samples on every machine.

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// The process exit codes of `tuner` (the numbers follow BSD sysexits.h, and 128 + signal number for a
 /// screen ended by a signal), listed in `--help`.
 public enum ExitCode: Int32, Sendable {
@@ -27,7 +29,7 @@ public enum ExitCode: Int32, Sendable {
             + "the input did not settle on the note within the tolerance."),
         (.usage, "A usage error: unknown flag, missing or bad value, or a --channel the file does not have."),
         (.noInput, "The input file cannot be read: missing, a directory, not audio, empty, or a sample "
-            + "rate outside 8000…192000 Hz."),
+            + "rate outside \(Limits.sampleRate.lowerBound)…\(Limits.sampleRate.upperBound) Hz."),
         (.unavailable, "The capture device cannot be used: no such device, busy, no mono capture, or it "
             + "stopped delivering audio; or --speak when espeak-ng is not installed or fails."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),

@@ -1,4 +1,5 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// `--output jsonl`: one JSON object per reading with exactly the keys `time`, `frequency`, `note`,
 /// `cents`, `in_tune`, `level_db` in that order, e.g.

@@ -1,4 +1,5 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// Turns a reading into the text printed for it (one line, ending in a newline).
 protocol ReadingFormatter: Sendable {

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// The modes built on settled-note events (`SettledNotes`): `--announce`, `--speak` and `--expect`.
 enum SettledOutput {

@@ -1,5 +1,6 @@
 import Foundation
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// `--output text`: one aligned line per reading, e.g.
 ///

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Foundation
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 import TunerScreen
 
 /// `tuner`: parses the command line, opens the input, runs a `TunerSession` and prints its readings.
@@ -102,27 +103,21 @@ public enum TunerCommand {
         switch mode {
         case .screen:
             return await showScreen(session, options: options, io: io)
-        case .text:
-            let printed = if let tuning = options.tuning {
-                await printTuningLines(of: session, tuning: tuning, live: live, io: io) {
-                    TextFormatter().lines(for: $0, tuning: tuning)
-                }
-            } else {
-                await printLines(of: session, with: TextFormatter(), live: live, io: io)
+        case .text, .jsonl:
+            let lines: (TuningTracker.Step) -> String
+            switch (mode, options.tuning) {
+            case (.text, let tuning?): lines = { TextFormatter().lines(for: $0, tuning: tuning) }
+            case (.text, nil): lines = { TextFormatter().line(for: $0.reading) }
+            case (_, let tuning?): lines = TuningLinesFormatter(tuning: tuning).lines(for:)
+            case (_, nil): lines = { JSONLinesFormatter().line(for: $0.reading) }
             }
-            guard printed == .success else { return printed }
-            return reportFailure(of: session, io: io) ?? .success
-        case .jsonl:
-            let printed = if let tuning = options.tuning {
-                await printTuningLines(of: session, tuning: tuning, live: live, io: io,
-                                       TuningLinesFormatter(tuning: tuning).lines(for:))
-            } else {
-                await printLines(of: session, with: JSONLinesFormatter(), live: live, io: io)
-            }
+            let pipeline = ReadingPipeline(settings: options.settings, tuning: options.tuning)
+            let printed = await printLines(of: session, through: pipeline, live: live, io: io, lines)
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
         case .announce:
-            let notes = SettledNotes(readings: session.readings, tuning: options.tuning)
+            let notes = SettledNotes(measurements: session.measurements, settings: options.settings,
+                                     tuning: options.tuning)
             let announced = await SettledOutput.announce(
                 notes, tuning: options.tuning, printing: options.announce, speaker: speaker,
                 ignoreWhileSpeaking: options.file == nil, stop: { session.stop() }, io: io)
@@ -130,7 +125,8 @@ public enum TunerCommand {
             return reportFailure(of: session, io: io) ?? .success
         case .expect:
             // The verdict is on the note itself, so the notes settle chromatically (no target string).
-            let settled = await SettledOutput.settledNotes(of: SettledNotes(readings: session.readings))
+            let settled = await SettledOutput.settledNotes(
+                of: SettledNotes(measurements: session.measurements, settings: options.settings))
             if let failed = reportFailure(of: session, io: io) { return failed }
             guard let verdict = options.expectation?.verdict(for: settled) else { return .usage }
             if print(verdict.message + "\n", io: io) != ExitCode.success.rawValue { return .failure }
@@ -140,25 +136,6 @@ public enum TunerCommand {
 
     /// The process environment (for `PATH` when looking for espeak-ng).
     static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
-
-    /// `--output text`/`jsonl` with a tuning: each reading with its target string, and the settled
-    /// notes. A `TuningTracker` takes each reading on this task, in order, as the screen does.
-    static func printTuningLines(of session: TunerSession, tuning: Tuning, live: Bool, io: SystemIO,
-                                 _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
-        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
-        var tracker = TuningTracker(tuning: tuning)
-        var readings = session.readings.makeAsyncIterator()
-        while let reading = await readings.next() {
-            let step = tracker.process(reading)
-            if output.isOpen && !output.write(lines(step)) { session.stop() }
-        }
-        output.flush()
-        if let code = output.failure {
-            io.printError("Error: cannot write the readings: \(String(cString: strerror(code)))\n")
-            return .failure
-        }
-        return .success
-    }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
     static func showScreen(_ session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
@@ -240,18 +217,22 @@ public enum TunerCommand {
         }
     }
 
-    /// Prints one line per reading to standard output through one buffer, until the stream ends. For
-    /// `live` input the buffer holds one line (one `write(2)` per reading, ~100 a second): a file is
-    /// done in a moment, but a capture runs on, and its readings must not wait for 64 KiB to pile up.
-    static func printLines(of session: TunerSession, with formatter: some ReadingFormatter, live: Bool = false,
-                           io: SystemIO) async -> ExitCode {
+    /// `--output text`/`jsonl`: each measurement through `pipeline` on this task, in order (as the
+    /// screen does), and the `lines` of each step (the reading; with a tuning, its target string and
+    /// the settled notes) to standard output through one buffer, until the stream ends. For `live`
+    /// input the buffer holds one line (one `write(2)` per reading, ~100 a second): a file is done in a
+    /// moment, but a capture runs on, and its readings must not wait for 64 KiB to pile up.
+    static func printLines(of session: TunerSession, through pipeline: ReadingPipeline, live: Bool = false,
+                           io: SystemIO, _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
+        var pipeline = pipeline
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
-        var readings = session.readings.makeAsyncIterator()
-        while let reading = await readings.next() {
-            if output.isOpen && !output.write(formatter.line(for: reading)) { session.stop() }
+        var measurements = session.measurements.makeAsyncIterator()
+        while let measurement = await measurements.next() {
+            let step = pipeline.process(measurement)
+            if output.isOpen && !output.write(lines(step)) { session.stop() }
         }
         output.flush()
         if let code = output.failure {

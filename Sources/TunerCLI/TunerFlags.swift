@@ -1,4 +1,5 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// The flags of `tuner`, in the order the help lists them. Adding a flag is adding an entry here
 /// (and a field with its default to `TunerOptions`).
@@ -6,7 +7,7 @@ enum TunerFlags {
     static let all: [OptionDefinition] = [
         OptionDefinition(
             long: "file", short: "f", valueName: "path", example: "guitar.wav",
-            help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at 8000…192000 Hz; several channels are mixed to mono.",
+            help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at \(Limits.sampleRate.lowerBound)…\(Limits.sampleRate.upperBound) Hz; several channels are mixed to mono.",
             defaultText: nil,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be the path of an audio file") }
@@ -23,17 +24,17 @@ enum TunerFlags {
         OptionDefinition(
             long: "tolerance", short: "t", valueName: "cents", example: "5",
             help: "A note is in tune when it is within this many cents of the nearest note (with --tuning, "
-                + "of the target string), \(range(TunerOptions.toleranceRange)).",
+                + "of the target string), \(range(Limits.tolerance)).",
             defaultText: { number($0.tolerance.value) },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
-                options.tolerance = Cents(try parse(value, in: TunerOptions.toleranceRange))
+                options.tolerance = Cents(try parse(value, in: Limits.tolerance))
             }),
         OptionDefinition(
             long: "a4", short: nil, valueName: "hz", example: "442",
-            help: "Reference pitch: the frequency of A4 in Hz, \(range(TunerOptions.a4Range)).",
+            help: "Reference pitch: the frequency of A4 in Hz, \(range(Limits.a4)).",
             defaultText: { number($0.a4.value) },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
-                options.a4 = Hertz(try parse(value, in: TunerOptions.a4Range))
+                options.a4 = Hertz(try parse(value, in: Limits.a4))
             }),
         OptionDefinition(
             long: "output", short: nil, valueName: "format", example: "jsonl",
@@ -57,11 +58,11 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "rate", short: nil, valueName: "hz", example: "44100",
-            help: "Sample rate asked of the capture device, \(TunerOptions.rateRange.lowerBound)…"
-                + "\(TunerOptions.rateRange.upperBound) Hz.",
+            help: "Sample rate asked of the capture device, \(Limits.sampleRate.lowerBound)…"
+                + "\(Limits.sampleRate.upperBound) Hz.",
             defaultText: { String($0.rate) },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
-                let r = TunerOptions.rateRange
+                let r = Limits.sampleRate
                 guard let rate = Int(value), r.contains(rate) else {
                     throw .init("must be a whole number of Hz between \(r.lowerBound) and \(r.upperBound)")
                 }
@@ -82,7 +83,7 @@ enum TunerFlags {
                 do throws(TuningError) {
                     options.tuning = try Tuning.resolve(value)
                 } catch {
-                    throw .init(error.description)
+                    throw .init(UsageMessages.message(for: error))
                 }
             }),
         OptionDefinition(
@@ -112,8 +113,7 @@ enum TunerFlags {
                 do {
                     options.expect = try Expectation(parsing: value).note
                 } catch {
-                    throw .init("must be a note: a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), "
-                                + "and an octave from 0 to 9, e.g. A2, F#3 or Bb1")
+                    throw .init("must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
                 }
             }),
     ]

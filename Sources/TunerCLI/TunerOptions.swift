@@ -1,4 +1,5 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// Everything the command line can set. The defaults live here, in the initialiser, and nowhere else:
 /// the help text reads them from an instance made with `TunerOptions()`.
@@ -52,18 +53,14 @@ public struct TunerOptions: Sendable, Equatable {
         self.given = given
     }
 
-    /// Accepted ranges, stated once for parsing and for the help text.
-    public static let toleranceRange = 0.1...50.0
-    public static let a4Range = 400.0...480.0
-    public static let rateRange = 8_000...192_000
-
     /// The `--expect` check, judged with the tolerance; nil without `--expect`.
     public var expectation: Expectation? { expect.map { Expectation(note: $0, tolerance: tolerance) } }
 
-    /// The engine settings these options ask for.
-    public var configuration: TunerConfiguration {
-        TunerConfiguration(a4: a4, tolerance: tolerance)
-    }
+    /// The engine settings these options ask for (the defaults: nothing on the command line changes them).
+    public var configuration: TunerConfiguration { TunerConfiguration() }
+
+    /// The musical settings these options ask for: A4 and the tolerance, for a `ReadingPipeline`.
+    public var settings: ReadingPipeline.Settings { ReadingPipeline.Settings(a4: a4, tolerance: tolerance) }
 }
 
 /// How readings are shown.

@@ -1,4 +1,5 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// `--output jsonl` with `--tuning`: each reading's line keeps the six keys of `JSONLinesFormatter`,
 /// first and unchanged, and adds the target string:

@@ -1,10 +1,11 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// Everything the screen reacts to, merged into one stream that one `for await` loop consumes.
 public enum ScreenEvent: Sendable {
-    /// A reading from the session.
-    case reading(Reading)
-    /// The readings ended: nil at the normal end of the input, else why it failed (one line).
+    /// A measurement from the session.
+    case measurement(PitchMeasurement)
+    /// The measurements ended: nil at the normal end of the input, else why it failed (one line).
     case readingsEnded(failure: String?)
     /// Keys are waiting on the terminal (read them with `ScreenInput.readKeys`).
     case input

@@ -1,6 +1,7 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
-/// The screen's one event loop: a `for await` over merged readings, key, resize and signal events that
+/// The screen's one event loop: a `for await` over merged measurements, key, resize and signal events that
 /// updates the `ScreenModel` and redraws only when what is shown changed. No timer anywhere — if no
 /// event arrives, nothing happens.
 ///
@@ -9,21 +10,18 @@ public final class ScreenLoop {
     public private(set) var model: ScreenModel
     private let canvas: ScreenCanvas
     private let input: ScreenInput
-    private let applySettings: (ScreenModel.Settings) -> Void
     private var drawn: ScreenModel.Display?
     /// Called after each frame is drawn (tests watch frames with it).
     public var onFrame: ((ScreenModel) -> Void)?
     /// Frames drawn so far.
     public private(set) var frames = 0
 
-    /// - Parameters:
-    ///   - applySettings: where changed settings go (the session's `setTolerance`/`setReference`).
-    public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput,
-                applySettings: @escaping (ScreenModel.Settings) -> Void) {
+    /// Keys that change A4 or the tolerance change the model's `ReadingPipeline` directly: nothing
+    /// goes back to the session.
+    public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput) {
         self.model = model
         self.canvas = canvas
         self.input = input
-        self.applySettings = applySettings
     }
 
     /// Draws the first frame, then handles events until q/Esc, a signal, or a failed source.
@@ -32,8 +30,8 @@ public final class ScreenLoop {
         redrawIfChanged()
         for await event in events {
             switch event {
-            case .reading(let reading):
-                if model.apply(reading) { redrawIfChanged() }
+            case .measurement(let measurement):
+                if model.apply(measurement) { redrawIfChanged() }
             case .readingsEnded(let failure):
                 if let failure { return .sourceFailed(failure) }
                 model.inputEnded()
@@ -42,8 +40,7 @@ public final class ScreenLoop {
                 for key in input.readKeys() {
                     switch model.handle(key) {
                     case .quit: return .quit
-                    case .settingsChanged(let settings): applySettings(settings)
-                    case .viewChanged, .ignored: break
+                    case .settingsChanged, .viewChanged, .ignored: break
                     }
                 }
                 input.inputHandled()

@@ -1,4 +1,5 @@
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// Rows × columns of a terminal.
 public struct ScreenSize: Equatable, Sendable {
@@ -24,23 +25,16 @@ public enum ScreenKey: Equatable, Sendable {
 }
 
 /// What the tuner screen shows, as one value: settings, the reading on display, the input level, the
-/// terminal size, and — through a `TuningTracker` run once per reading — the tuning row (target
-/// string, lock, checklist) and the strobe. Pure — it knows nothing of drawing; `ScreenRenderer`
+/// terminal size, and — through a `ReadingPipeline` run once per measurement — the note and cents, the
+/// tuning row (target string, lock, checklist) and the strobe. Pure — it knows nothing of drawing; `ScreenRenderer`
 /// draws it. The strobe moves by reading time, so no timer is needed.
 ///
 /// It changes what it shows only when that would look different: a new note, cents that differ at
 /// 0.1 ¢, the in-tune state, the level-meter bucket, the settings, the size, the tuning row or the
 /// strobe band (see `display`).
 public struct ScreenModel: Sendable {
-    /// Settings a key can change; they go to the session as well.
-    public struct Settings: Equatable, Sendable {
-        public var a4: Hertz
-        public var tolerance: Cents
-        public init(a4: Hertz = Hertz(440), tolerance: Cents = Cents(3)) {
-            self.a4 = a4
-            self.tolerance = tolerance
-        }
-    }
+    /// Settings a key can change: the pipeline's A4 and tolerance, changed in place.
+    public typealias Settings = ReadingPipeline.Settings
 
     /// The pitch on display: kept when the string falls silent (then no longer `live`).
     /// With a tuning, `note` is the target string's note and the cents are measured from it.
@@ -78,16 +72,14 @@ public struct ScreenModel: Sendable {
         var strobeBand: String?
     }
 
-    public static let toleranceRange: ClosedRange<Double> = 0.1...50
-    public static let referenceRange: ClosedRange<Double> = 400...480
     /// The tolerances `+`/`-` step through: 0.1, then 0.5 ¢ steps to 5 ¢, then 1 ¢ steps to 50 ¢.
     public static let toleranceSteps: [Double] =
-        [0.1] + stride(from: 0.5, through: 5, by: 0.5).map { $0 } + stride(from: 6.0, through: 50, by: 1).map { $0 }
+        [Limits.tolerance.lowerBound] + stride(from: 0.5, through: 5, by: 0.5).map { $0 }
+            + stride(from: 6.0, through: Limits.tolerance.upperBound, by: 1).map { $0 }
     /// Cells of the level meter; the level is shown in this many buckets from −80 to 0 dBFS.
     public static let levelBuckets = 20
     static let levelFloor = -80.0
 
-    public private(set) var settings: Settings
     public var sourceLabel: String
     public var sampleRate: Double
     /// The noise gate of the engine: quieter input gives no pitch.
@@ -97,17 +89,23 @@ public struct ScreenModel: Sendable {
     public private(set) var level: Decibels = Decibels(-120)
     /// True once the input has ended (a file played to its end).
     public private(set) var ended = false
-    /// Target string, settled notes, checklist and strobe, stepped once per reading.
-    public private(set) var tracker: TuningTracker
+    /// Note and cents for A4 and the tolerance, then target string, settled notes, checklist and
+    /// strobe, stepped once per measurement.
+    public private(set) var pipeline: ReadingPipeline
+    /// A4 and the tolerance in force (keys `[ ]` and `+ -`).
+    public var settings: Settings { pipeline.settings }
+    /// Target string, settled notes, checklist and strobe.
+    public var tracker: TuningTracker { pipeline.tracker }
     /// True while the strobe band is shown (key s).
     public private(set) var strobeOn = false
 
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
                 gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil) {
-        self.tracker = TuningTracker(tuning: tuning)
-        self.settings = Settings(a4: Hertz(settings.a4.value.clamped(to: Self.referenceRange)),
-                                 tolerance: Cents(settings.tolerance.value.clamped(to: Self.toleranceRange)))
+        self.pipeline = ReadingPipeline(
+            settings: Settings(a4: Hertz(settings.a4.value.clamped(to: Limits.a4)),
+                               tolerance: Cents(settings.tolerance.value.clamped(to: Limits.tolerance))),
+            tuning: tuning)
         self.sourceLabel = sourceLabel
         self.sampleRate = sampleRate
         self.gate = gate
@@ -154,15 +152,13 @@ public struct ScreenModel: Sendable {
 
     // MARK: Updates (each returns true when what is shown changed)
 
-    /// Takes a reading from the engine.
+    /// Takes a measurement from the engine.
     @discardableResult
-    public mutating func apply(_ reading: Reading) -> Bool {
+    public mutating func apply(_ measurement: PitchMeasurement) -> Bool {
         let before = display
-        level = reading.level.value.isFinite ? reading.level : Decibels(-120)
-        var reading = reading
-        if let frequency = reading.pitch?.frequency.value, !frequency.isFinite { reading.pitch = nil }
-        let step = tracker.process(reading)
-        if let pitch = reading.pitch {
+        level = measurement.level.value.isFinite ? measurement.level : Decibels(-120)
+        let step = pipeline.process(measurement)
+        if let pitch = step.reading.pitch {
             let tenths = { (c: Cents) in Cents((c.value * 10).rounded() / 10) }
             let next: Shown
             if let target = step.target {
@@ -202,7 +198,7 @@ public struct ScreenModel: Sendable {
     /// What a key press asks for.
     public enum KeyOutcome: Equatable, Sendable {
         case quit
-        /// The settings changed; tell the session.
+        /// The settings changed (the pipeline uses them from the next measurement).
         case settingsChanged(Settings)
         /// Only the view changed (a string locked, the strobe shown or hidden).
         case viewChanged
@@ -217,24 +213,24 @@ public struct ScreenModel: Sendable {
         case .digit(let digit):
             guard tuning != nil else { return .ignored }
             let before = display
-            tracker.press(digit: digit)
+            pipeline.tracker.press(digit: digit)
             return display != before ? .viewChanged : .ignored
         case .strobe:
             strobeOn.toggle()
             return .viewChanged
         case .toleranceUp:
             next.tolerance = Cents(Self.toleranceSteps.first { $0 > settings.tolerance.value + 1e-9 }
-                                   ?? Self.toleranceRange.upperBound)
+                                   ?? Limits.tolerance.upperBound)
         case .toleranceDown:
             next.tolerance = Cents(Self.toleranceSteps.last { $0 < settings.tolerance.value - 1e-9 }
-                                   ?? Self.toleranceRange.lowerBound)
+                                   ?? Limits.tolerance.lowerBound)
         case .referenceDown:
-            next.a4 = Hertz((settings.a4.value - 1).clamped(to: Self.referenceRange))
+            next.a4 = Hertz((settings.a4.value - 1).clamped(to: Limits.a4))
         case .referenceUp:
-            next.a4 = Hertz((settings.a4.value + 1).clamped(to: Self.referenceRange))
+            next.a4 = Hertz((settings.a4.value + 1).clamped(to: Limits.a4))
         }
         guard next != settings else { return .ignored }
-        settings = next
+        pipeline.settings = next
         return .settingsChanged(next)
     }
 }

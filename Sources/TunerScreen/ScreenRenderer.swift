@@ -1,5 +1,6 @@
 import Foundation
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// Draws a `ScreenModel` on a `ScreenCanvas`: the whole picture from the one value, every frame.
 ///

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Synchronization
-import TunerKit
+import TunerBridge
+import TunerMusic
 
-/// Feeds the screen's one event stream: readings forwarded from the session, "keys waiting" from a
+/// Feeds the screen's one event stream: measurements forwarded from the session, "keys waiting" from a
 /// readable-stdin dispatch source, SIGWINCH as `.resize`, SIGINT/SIGTERM/SIGHUP as `.signal` (dispatch
 /// signal sources: the signals are set to SIG_IGN so the default action does not kill the process,
 /// and no work is done in a signal handler).
@@ -56,17 +57,17 @@ public final class TerminalEvents: @unchecked Sendable {
         }
     }
 
-    /// Forwards the session's readings into this stream (see `forwardReadings`).
+    /// Forwards the session's measurements into this stream (see `forwardReadings`).
     public func forward(_ session: TunerSession) {
         forwarder = Self.forwardReadings(of: session, into: continuation)
     }
 
-    /// Forwards every reading of `session` as `.reading`, then `.readingsEnded` with the session's
+    /// Forwards every measurement of `session` as `.measurement`, then `.readingsEnded` with the session's
     /// failure, if any. Cancelling the task ends the forwarding (and with it the session's stream).
     public static func forwardReadings(of session: TunerSession,
                                        into continuation: AsyncStream<ScreenEvent>.Continuation) -> Task<Void, Never> {
         Task {
-            for await reading in session.readings { continuation.yield(.reading(reading)) }
+            for await measurement in session.measurements { continuation.yield(.measurement(measurement)) }
             if Task.isCancelled { return }
             continuation.yield(.readingsEnded(failure: session.failure.map { "\($0)" }))
         }

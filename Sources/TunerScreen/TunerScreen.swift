@@ -1,5 +1,6 @@
 import Foundation
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// The tuner screen for a running `TunerSession`: starts curses, runs the event loop, and always puts
 /// the terminal back — on q/Esc, on SIGINT/SIGTERM/SIGHUP (as events, restored by this one path, not in
@@ -33,12 +34,7 @@ public enum TunerScreen {
         let model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
                                 sampleRate: session.sampleRate, gate: gate, size: terminal.size,
                                 tuning: tuning)
-        session.setTolerance(model.settings.tolerance)
-        session.setReference(model.settings.a4)
-        let loop = ScreenLoop(model: model, canvas: terminal, input: terminal) { settings in
-            session.setTolerance(settings.tolerance)
-            session.setReference(settings.a4)
-        }
+        let loop = ScreenLoop(model: model, canvas: terminal, input: terminal)
         events.forward(session)
         let outcome = await loop.run(events.stream)
         terminal.restore()

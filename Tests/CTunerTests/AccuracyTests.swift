@@ -2,7 +2,8 @@ import Foundation
 import CTuner
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// The strings a tuner must read, each detuned by an odd, known amount.
 struct TestString: CustomTestStringConvertible, Sendable {

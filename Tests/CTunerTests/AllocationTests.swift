@@ -3,7 +3,8 @@ import CTuner
 import Foundation
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// The real-time path allocates nothing per block: every buffer and FFT plan is made at creation.
 ///
@@ -58,9 +59,10 @@ struct AllocationTests {
         let samples = Synth.Pluck(frequency: Hertz(110)).render(seconds: 2, sampleRate: rate)
         var count = 0
         var inTune = 0
-        let engine = try PitchEngine(sampleRate: rate) { reading in
+        let pipeline = ReadingPipeline()
+        let engine = try PitchEngine(sampleRate: rate) { measurement in
             count += 1
-            if reading.isInTune { inTune += 1 }
+            if pipeline.reading(from: measurement).isInTune { inTune += 1 }
         }
         // The first pass warms up what the Swift runtime makes once (type metadata caches);
         // the second pass must allocate nothing.

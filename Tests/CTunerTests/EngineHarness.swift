@@ -1,7 +1,8 @@
 import Foundation
 import CTuner
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// Runs samples through a C engine (`ct_engine_create` … `ct_engine_destroy`) and keeps every result.
 final class EngineHarness {

@@ -2,7 +2,8 @@ import Foundation
 import CTuner
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 @Suite struct OctaveAndVoicingTests {
     @Test(arguments: ["E2", "A2", "G3", "E4", "E1"])

@@ -2,7 +2,8 @@ import Foundation
 import CTuner
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// Odd and hostile input to the C engine (`ct_engine_create` / `ct_engine_process`): every result stays
 /// finite and self-consistent, and configurations outside the documented ranges are refused with a reason.

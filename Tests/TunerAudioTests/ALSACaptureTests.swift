@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerAudio
 
 /// The real alsa-lib capture path with no sound card: the `file` plugin reads a raw file as if it were

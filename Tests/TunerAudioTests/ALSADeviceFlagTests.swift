@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TunerTestSupport
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerAudio
 #if canImport(Glibc)
 import Glibc

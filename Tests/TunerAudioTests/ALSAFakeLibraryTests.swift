@@ -1,5 +1,6 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerAudio
 #if canImport(Glibc)
 import Glibc

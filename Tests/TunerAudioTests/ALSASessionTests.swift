@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerAudio
 #if canImport(Glibc)
 import Glibc
@@ -28,8 +29,9 @@ final class FrameLimit: AudioSource {
 
     static func analyse(_ source: sending ALSACaptureSource, frames: Int) async throws -> [Reading] {
         let session = try TunerSession(source: FrameLimit(source, frames: frames), delivery: .everyReading)
+        let pipeline = ReadingPipeline()
         var readings: [Reading] = []
-        for await r in session.readings { readings.append(r) }
+        for await m in session.measurements { readings.append(pipeline.reading(from: m)) }
         if let failure = session.failure { throw failure }
         return readings
     }

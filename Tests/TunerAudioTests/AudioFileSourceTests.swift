@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TunerTestSupport
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerAudio
 
 /// Reads every file flavour the issue names, written here with libsndfile (`sf_open` + `SFM_WRITE`),

@@ -1,5 +1,6 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerAudio
 #if canImport(Glibc)
 import Glibc
@@ -50,8 +51,10 @@ import Glibc
 
     @Test func demoReadsAsA2ThirtyCentsFlatOnItsFirstPluck() async throws {
         let session = try TunerSession(source: DemoSource(paced: false), delivery: .everyReading)
+        let pipeline = ReadingPipeline()
         var cents: [Double] = []
-        for await r in session.readings {
+        for await m in session.measurements {
+            let r = pipeline.reading(from: m)
             if r.time > 1.9 { break }
             if let p = r.pitch, r.time > 0.15 {  // after the attack
                 #expect(p.note == DemoSource.note)

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// What a download folder or a sound card can hand the tuner, through the real binary: every case
 /// ends with the documented exit code and either one line on stderr or sensible JSON readings —

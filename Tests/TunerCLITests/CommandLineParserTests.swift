@@ -1,5 +1,6 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerCLI
 
 /// The accepted spellings of flags, parsed in-process.

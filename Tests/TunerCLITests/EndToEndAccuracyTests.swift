@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// The acceptance check, end to end through the built executable: a 2-second 24-bit stereo
 /// 44.1 kHz WAV of a plucked A2 detuned by −7.3 ¢ reads A2, −7.3 ± 0.1 ¢ over the steady part.

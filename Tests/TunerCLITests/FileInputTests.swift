@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 
 /// `tuner --file` on every flavour of file, written here with libsndfile, and on every kind of bad file.
 @Suite struct FileInputTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 import TunerTestSupport
 
 extension TemporaryDirectory {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 #if canImport(Glibc)
 import Glibc
 #endif

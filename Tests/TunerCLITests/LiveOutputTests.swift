@@ -1,7 +1,8 @@
 import Synchronization
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerCLI
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,9 @@ import Glibc
         }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
         let samples = Synth.sine(Note(midi: 45).frequency(), seconds: 0.5, sampleRate: 48_000)
         let session = try TunerSession(source: ArraySource(samples), delivery: .everyReading)
-        let exit = await TunerCommand.printLines(of: session, with: JSONLinesFormatter(), live: live, io: io)
+        let exit = await TunerCommand.printLines(of: session, through: ReadingPipeline(), live: live, io: io) {
+            JSONLinesFormatter().line(for: $0.reading)
+        }
         #expect(exit == .success)
         return (tally.newlines.load(ordering: .relaxed), tally.writes.load(ordering: .relaxed))
     }

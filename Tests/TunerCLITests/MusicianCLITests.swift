@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerCLI
 
 /// The musician's flags run as a user runs them: --list-tunings, --tuning, --announce, --speak,

@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 import TunerTestSupport
 import TunerAudio
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerCLI
 
 /// The two output formats, line by line, and how output ends when its reader goes away.

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerCLI
 
 /// `--speak` on live input: while espeak-ng speaks, the analysis ignores the input, so the tuner's
@@ -8,7 +9,7 @@ import TunerKit
 /// when the analysis asks for them, and the fake speech lasts until the "voice" readings were taken.
 @Suite struct SpeakWhileListeningTests {
     enum Item {
-        case reading(Reading)
+        case reading(PitchMeasurement)
         /// Wait until the speaker has started speaking.
         case waitForSpeech
         /// Every reading before this was taken: let the speech end.
@@ -25,7 +26,7 @@ import TunerKit
             self.speechStarted = speechStarted.makeAsyncIterator()
             self.voiceTaken = voiceTaken
         }
-        func next() async -> Reading? {
+        func next() async -> PitchMeasurement? {
             while !items.isEmpty {
                 switch items.removeFirst() {
                 case .reading(let reading): return reading
@@ -56,10 +57,11 @@ import TunerKit
         }
     }
 
-    static func reading(_ midi: Int?, at time: Double) -> Reading {
-        let pitch = midi.map { Pitch(frequency: Note(midi: $0).frequency(), note: Note(midi: $0), rawCents: Cents(0.5)) }
-        return Reading(time: time, pitch: pitch, level: Decibels(pitch == nil ? -90 : -20), confidence: 0.9,
-                       tolerance: Cents(3))
+    /// What the engine reports for MIDI note `midi` 0.5 ¢ sharp (nil: no pitch) at `time`.
+    static func reading(_ midi: Int?, at time: Double) -> PitchMeasurement {
+        let frequency = midi.map { Note(midi: $0).frequency().shifted(by: Cents(0.5)) }
+        return PitchMeasurement(time: time, frequency: frequency, clarity: 0.9,
+                                level: Decibels(frequency == nil ? -90 : -20))
     }
 
     /// A2 played for 1 s (it settles at 0.5 s and is announced); while the announcement is spoken,
@@ -73,7 +75,7 @@ import TunerKit
         items.append(.voiceTaken)
         items += (200..<250).map { .reading(Self.reading(nil, at: Double($0) / 100)) }
         let script = Script(items, speechStarted: started, voiceTaken: takenSink)
-        let readings = AsyncStream<Reading>(unfolding: { await script.next() })
+        let readings = AsyncStream<PitchMeasurement>(unfolding: { await script.next() })
 
         let speech = Speech(started: startedSink, voiceTaken: taken)
         let speaker = Speaker(executable: "/fake/espeak-ng") { _, arguments in await speech.speak(arguments) }
@@ -82,7 +84,7 @@ import TunerKit
                               printed.withLock { $0 += UnsafeRawBufferPointer(start: bytes, count: count) }
                               return (count, 0)
                           }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
-        let code = await SettledOutput.announce(SettledNotes(readings: readings), tuning: nil, printing: true,
+        let code = await SettledOutput.announce(SettledNotes(measurements: readings), tuning: nil, printing: true,
                                                 speaker: speaker, ignoreWhileSpeaking: ignoreWhileSpeaking,
                                                 stop: {}, io: io)
         return (String(decoding: printed.withLock { $0 }, as: UTF8.self), speech.calls.withLock { $0 }, code)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerScreen
 
 /// Keys and sizes from a script instead of a terminal: each `.input` event reads the next batch of
@@ -30,16 +31,14 @@ final class ScriptedInput: ScreenInput {
     struct Run {
         var outcome: ScreenOutcome
         var frames: [String]
-        var applied: [ScreenModel.Settings]
         var input: ScriptedInput
         var loop: ScreenLoop
     }
 
     func run(_ events: [ScreenEvent], input: ScriptedInput = ScriptedInput(), finish: Bool = true) async -> Run {
         let canvas = TextCanvas(size: input.size)
-        var applied: [ScreenModel.Settings] = []
         let loop = ScreenLoop(model: ScreenModel(sourceLabel: "fake", sampleRate: 48000, size: input.size),
-                              canvas: canvas, input: input, applySettings: { applied.append($0) })
+                              canvas: canvas, input: input)
         var frames: [String] = []
         loop.onFrame = { model in
             canvas.size = model.size
@@ -50,11 +49,11 @@ final class ScriptedInput: ScreenInput {
         for event in events { send.yield(event) }
         if finish { send.finish() }
         let outcome = await loop.run(stream)
-        return Run(outcome: outcome, frames: frames, applied: applied, input: input, loop: loop)
+        return Run(outcome: outcome, frames: frames, input: input, loop: loop)
     }
 
     @Test func aReadingReachesTheScreenWithNoTimer() async {
-        let r = await run([.reading(reading(cents: -7.3)), .signal(15)])
+        let r = await run([.measurement(reading(cents: -7.3)), .signal(15)])
         #expect(r.frames.count == 2)
         #expect(r.frames.first?.contains("play a string") == true)
         #expect(r.frames.last?.contains("A2   109.54 Hz   -7.3 ¢   ♭ FLAT") == true)
@@ -63,9 +62,9 @@ final class ScriptedInput: ScreenInput {
     }
 
     @Test func identicalReadingsDrawNothing() async {
-        var events: [ScreenEvent] = [.reading(reading(cents: 2.01))]
-        events += Array(repeating: .reading(reading(cents: 2.02)), count: 50)  // still +2.0 ¢
-        events += [.reading(reading(cents: 2.5)), .signal(2)]
+        var events: [ScreenEvent] = [.measurement(reading(cents: 2.01))]
+        events += Array(repeating: .measurement(reading(cents: 2.02)), count: 50)  // still +2.0 ¢
+        events += [.measurement(reading(cents: 2.5)), .signal(2)]
         let r = await run(events)
         #expect(r.frames.count == 3, "first frame, +2.0 ¢, +2.5 ¢")
         #expect(r.frames.last?.contains("+2.5 ¢") == true)
@@ -73,12 +72,12 @@ final class ScriptedInput: ScreenInput {
         #expect(r.outcome.exitCode == 130)
     }
 
-    @Test func keysChangeSettingsAndReachTheSession() async {
+    @Test func keysChangeTheModelsSettings() async {
         let input = ScriptedInput(keys: [[.toleranceUp, .referenceUp, .other], []],
                                   sizes: [ScreenSize(rows: 10, columns: 30)])
         let r = await run([.input, .resize, .input], input: input)
         #expect(r.outcome == .quit, "the events ended")
-        #expect(r.applied == [.init(a4: Hertz(440), tolerance: Cents(3.5)), .init(a4: Hertz(441), tolerance: Cents(3.5))])
+        #expect(r.loop.model.settings == .init(a4: Hertz(441), tolerance: Cents(3.5)))
         #expect(input.handled == 2)
         #expect(r.frames.count == 3, "start, settings, resize; the empty input draws nothing")
         #expect(r.frames[1].contains("A4 441 Hz · tolerance ±3.5 ¢"))
@@ -86,7 +85,7 @@ final class ScriptedInput: ScreenInput {
     }
 
     @Test func quitKeyEndsTheLoop() async {
-        let r = await run([.input, .reading(reading(cents: 1))], input: ScriptedInput(keys: [[.quit]]), finish: false)
+        let r = await run([.input, .measurement(reading(cents: 1))], input: ScriptedInput(keys: [[.quit]]), finish: false)
         #expect(r.outcome == .quit)
         #expect(r.outcome.exitCode == 0)
         #expect(r.frames.count == 1, "the reading after q is never shown")
@@ -100,7 +99,7 @@ final class ScriptedInput: ScreenInput {
     }
 
     @Test func endOfInputKeepsTheScreenUntilQuit() async {
-        let r = await run([.reading(reading(cents: 0.1)), .readingsEnded(failure: nil), .input],
+        let r = await run([.measurement(reading(cents: 0.1)), .readingsEnded(failure: nil), .input],
                           input: ScriptedInput(keys: [[.quit]]), finish: false)
         #expect(r.outcome == .quit)
         #expect(r.frames.last?.contains("input ended — q quits") == true)

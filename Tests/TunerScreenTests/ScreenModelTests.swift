@@ -1,16 +1,16 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerScreen
 
-func reading(midi: Int = 45, cents: Double, level: Double = -18, tolerance: Double = 3) -> Reading {
-    let note = Note(midi: midi)
-    let frequency = note.frequency().shifted(by: Cents(cents))
-    return Reading(time: 0, pitch: Pitch(frequency: frequency, note: note, rawCents: Cents(cents)),
-                   level: Decibels(level), confidence: 0.9, tolerance: Cents(tolerance))
+/// What the engine reports for MIDI note `midi` `cents` off (at A4 = 440 Hz).
+func reading(midi: Int = 45, cents: Double, level: Double = -18) -> PitchMeasurement {
+    PitchMeasurement(time: 0, frequency: Note(midi: midi).frequency().shifted(by: Cents(cents)), clarity: 0.9,
+                     level: Decibels(level))
 }
 
-func silence(level: Double = -90) -> Reading {
-    Reading(time: 0, pitch: nil, level: Decibels(level), confidence: 0, tolerance: Cents(3))
+func silence(level: Double = -90) -> PitchMeasurement {
+    PitchMeasurement(time: 0, frequency: nil, clarity: 0, level: Decibels(level))
 }
 
 @Suite struct ScreenModelTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerScreen
 
 @Suite struct ScreenRendererTests {

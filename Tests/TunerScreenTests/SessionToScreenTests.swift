@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerScreen
 
 /// A fake input: half a second of a steady 440 Hz sine, then the end.
@@ -30,7 +31,7 @@ final class OneNoteSource: AudioSource {
         let input = ScriptedInput()
         let loop = ScreenLoop(model: ScreenModel(sourceLabel: session.sourceLabel, sampleRate: session.sampleRate,
                                                  size: input.size),
-                              canvas: canvas, input: input, applySettings: { _ in })
+                              canvas: canvas, input: input)
         let (events, continuation) = AsyncStream<ScreenEvent>.makeStream()
         var shownNote: String?
         loop.onFrame = { model in

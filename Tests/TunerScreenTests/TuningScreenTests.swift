@@ -1,5 +1,6 @@
 import Testing
-import TunerKit
+import TunerBridge
+import TunerMusic
 @testable import TunerScreen
 
 /// The musician's screen through the pure model and the text canvas: the tuning row, string locks,
@@ -19,11 +20,9 @@ import TunerKit
     }
 
     /// A reading of `midi` `cents` off at `time`.
-    func reading(_ midi: Int, _ cents: Double, at time: Double) -> Reading {
-        let note = Note(midi: midi)
-        return Reading(time: time, pitch: Pitch(frequency: note.frequency().shifted(by: Cents(cents)), note: note,
-                                                rawCents: Cents(cents)),
-                       level: Decibels(-18), confidence: 0.9, tolerance: Cents(3))
+    func reading(_ midi: Int, _ cents: Double, at time: Double) -> PitchMeasurement {
+        PitchMeasurement(time: time, frequency: Note(midi: midi).frequency().shifted(by: Cents(cents)), clarity: 0.9,
+                         level: Decibels(-18))
     }
 
     /// Holds `midi` for `seconds` from `start`, one reading per 10 ms.

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// An instrument's tuning: the notes its open strings are tuned to, in string order from the
 /// lowest-pitched side (the order a player reads them across the neck: "E2 A2 D3 G3 B3 E4").
 ///

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// The plain line said or printed for a settled note (`--announce`, `--speak`):
 /// "E2, 4 cents flat", "A2 in tune", "D3, 12 cents sharp", "G3, 1 cent sharp".
 ///

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// Turns the per-hop readings into settled-note events: it reports a note once, when it has been
 /// held steady, the way a run tracker announces a finished split and not the split in progress.
 ///

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// Picks the string of a tuning that a reading is measured against.
 ///
 /// Automatic choice: the string nearest in cents to the pitch, with hysteresis so that a slide or a

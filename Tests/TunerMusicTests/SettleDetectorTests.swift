@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TunerTestSupport
 import TunerAudio
-@testable import TunerKit
+import TunerBridge
+@testable import TunerMusic
 
 @Suite struct SettleDetectorTests {
     /// Runs readings through a tracker and returns every step that settled.
@@ -143,7 +145,7 @@ import TunerAudio
             + MusicianSignals.pluck(Hertz(146.832), seconds: 1.5)
         let session = try TunerSession(source: ArraySource(signal, sampleRate: MusicianSignals.rate))
         var events: [SettledNote] = []
-        for await event in SettledNotes(readings: session.readings, tuning: Tuning.named("guitar")) {
+        for await event in SettledNotes(measurements: session.measurements, tuning: Tuning.named("guitar")) {
             events.append(event)
         }
         #expect(events.map(\.stringIndex) == [0, 1, 2])
@@ -155,7 +157,7 @@ import TunerAudio
         let signal = MusicianSignals.pluck(Hertz(110), seconds: 1.5)
         let session = try TunerSession(source: ArraySource(signal, sampleRate: MusicianSignals.rate))
         // Locked to string 1, the E2 string: an A2 then reads 500 ¢ sharp of it.
-        let notes = SettledNotes(readings: session.readings, tuning: Tuning.named("guitar"),
+        let notes = SettledNotes(measurements: session.measurements, tuning: Tuning.named("guitar"),
                                  perHop: .everyReading, lockedString: 1)
         var steps: [TuningTracker.Step] = []
         for await step in notes.steps { steps.append(step) }
@@ -171,14 +173,14 @@ import TunerAudio
 
     @Test func aKeyPressReachesTheTrackerBetweenReadings() async throws {
         // Readings fed by hand: 60 of D3, then key 4 (the G3 string) once those were seen, then 60 more.
-        let (readings, feed) = AsyncStream<Reading>.makeStream()
-        let notes = SettledNotes(readings: readings, tuning: Tuning.named("guitar"), perHop: .everyReading)
+        let (readings, feed) = AsyncStream<PitchMeasurement>.makeStream()
+        let notes = SettledNotes(measurements: readings, tuning: Tuning.named("guitar"), perHop: .everyReading)
         var steps = notes.steps.makeAsyncIterator()
-        for i in 0..<60 { feed.yield(MusicianSignals.reading("D3", 0, at: Double(i) * 0.01)) }
+        for i in 0..<60 { feed.yield(MusicianSignals.measurement("D3", 0, at: Double(i) * 0.01)) }
         var before: [TuningTracker.Step] = []
         for _ in 0..<60 { if let step = await steps.next() { before.append(step) } }
         notes.lock(string: 4)
-        for i in 60..<120 { feed.yield(MusicianSignals.reading("D3", 0, at: Double(i) * 0.01)) }
+        for i in 60..<120 { feed.yield(MusicianSignals.measurement("D3", 0, at: Double(i) * 0.01)) }
         feed.finish()
         var after: [TuningTracker.Step] = []
         while let step = await steps.next() { after.append(step) }
@@ -196,15 +198,15 @@ import TunerAudio
     @Test func ignoredInputGivesNoEventsUntilTheTailHasPassed() async throws {
         // A2 held for 3 s, but ignored (speaking) from the start until reading 100 has been seen:
         // nothing settles while ignored or in the 0.3 s tail, then one event.
-        let (readings, feed) = AsyncStream<Reading>.makeStream()
-        let notes = SettledNotes(readings: readings, perHop: .everyReading)
+        let (readings, feed) = AsyncStream<PitchMeasurement>.makeStream()
+        let notes = SettledNotes(measurements: readings, perHop: .everyReading)
         notes.setIgnoringInput(true)
         var steps = notes.steps.makeAsyncIterator()
         var seen: [TuningTracker.Step] = []
-        for i in 0..<100 { feed.yield(MusicianSignals.reading("A2", 1, at: Double(i) * 0.01)) }
+        for i in 0..<100 { feed.yield(MusicianSignals.measurement("A2", 1, at: Double(i) * 0.01)) }
         for _ in 0..<100 { if let step = await steps.next() { seen.append(step) } }
         notes.setIgnoringInput(false)
-        for i in 100..<300 { feed.yield(MusicianSignals.reading("A2", 1, at: Double(i) * 0.01)) }
+        for i in 100..<300 { feed.yield(MusicianSignals.measurement("A2", 1, at: Double(i) * 0.01)) }
         feed.finish()
         while let step = await steps.next() { seen.append(step) }
         #expect(seen.count == 300)

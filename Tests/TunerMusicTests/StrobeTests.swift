@@ -1,5 +1,6 @@
 import Testing
-@testable import TunerKit
+import TunerBridge
+@testable import TunerMusic
 
 @Suite struct StrobeTests {
     /// The band rotated `cells` to the right (negative: left).

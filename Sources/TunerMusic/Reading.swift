@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// One result of the pitch engine, as the rest of the program sees it.
 public struct Reading: Sendable, Equatable {
     /// Seconds of input consumed when the reading was made (the end of the newest audio it used).
@@ -41,6 +43,6 @@ public struct Pitch: Sendable, Equatable {
         self.frequency = frequency
         self.note = note
         self.rawCents = rawCents
-        self.cents = rawCents.clamped(to: -50...50)
+        self.cents = rawCents.clamped(to: Limits.needle)
     }
 }

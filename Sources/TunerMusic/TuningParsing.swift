@@ -1,5 +1,7 @@
-/// Why a `--tuning` argument was rejected; each message says how to fix the input.
-public enum TuningError: Error, Equatable, CustomStringConvertible {
+import TunerBridge
+
+/// Why a `--tuning` argument was rejected, as data; the CLI words it (TunerCLI's `UsageMessages`).
+public enum TuningError: Error, Equatable {
     /// Nothing but spaces or commas.
     case empty
     /// A word in a note list that is not a note (e.g. "H9" in "E2 H9 D3").
@@ -8,24 +10,6 @@ public enum TuningError: Error, Equatable, CustomStringConvertible {
     case unknownName(String)
     /// More strings than `Tuning.maximumStrings`.
     case tooManyStrings(Int)
-
-    public var description: String {
-        let example = "e.g. --tuning \"D2 A2 D3 G3 B3 E4\""
-        switch self {
-        case .empty:
-            return "the tuning is empty: give a preset name (see --list-tunings) or the strings' notes, "
-                + "lowest string first, \(example)"
-        case .unknownNote(let word):
-            return "\"\(word)\" is not a note: write a letter A to G, an optional sharp (# or ♯) "
-                + "or flat (b or ♭), and an octave from 0 to 9, \(example)"
-        case .unknownName(let word):
-            return "unknown tuning \"\(word)\": use a preset name (see --list-tunings) or a list of notes, "
-                + example
-        case .tooManyStrings(let count):
-            return "\(count) strings is too many: a tuning has at most \(Tuning.maximumStrings) strings; "
-                + "list one note per string, \(example)"
-        }
-    }
 }
 
 extension Tuning {
@@ -50,7 +34,7 @@ extension Tuning {
         var notes: [Note] = []
         var labels: [String] = []
         for word in words {
-            guard let note = Note(parsing: word), Tuning.playable.contains(note.midi) else { throw .unknownNote(word) }
+            guard let note = Note(parsing: word), Limits.notes.contains(note.midi) else { throw .unknownNote(word) }
             notes.append(note)
             labels.append(Tuning.spelling(of: word))
         }
@@ -65,9 +49,6 @@ extension Tuning {
             ([preset.key ?? ""] + preset.aliases).contains { comparable($0) == wanted }
         }
     }
-
-    /// MIDI notes a string may be tuned to: C0 (16 Hz) to G9, octaves 0 to 9 as the error says.
-    static let playable = 12...127
 
     /// Words of a note list: split at whitespace and commas.
     static func noteWords(_ text: String) -> [String] {

@@ -1,5 +1,6 @@
 import Testing
-@testable import TunerKit
+import TunerBridge
+@testable import TunerMusic
 
 @Suite struct AnnouncementTests {
     func settled(_ note: String, _ cents: Double, string: Int? = nil, tolerance: Double = 3) -> SettledNote {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TunerKit
+import TunerBridge
+@testable import TunerMusic
 
 @Suite struct StringSelectorTests {
     let guitar = Tuning.named("guitar")!

@@ -1,19 +1,21 @@
 import Foundation
 import TunerAudio
-@testable import TunerKit
+import TunerBridge
+@testable import TunerMusic
 
 /// Signals and readings for the musician-model tests: real engine readings of synthesised input.
 enum MusicianSignals {
     static let rate = 48000.0
 
-    /// Every reading the engine makes of `samples` (synchronously, on this thread).
+    /// Every reading made of `samples` (synchronously, on this thread): the engine's measurements
+    /// through a `ReadingPipeline` for `a4` and `tolerance`.
     static func readings(of samples: [Float], sampleRate: Double = rate, a4: Hertz = Hertz(440),
                          tolerance: Cents = Cents(3)) throws -> [Reading] {
         final class Collector { var readings: [Reading] = [] }
         let collector = Collector()
-        let engine = try PitchEngine(sampleRate: sampleRate,
-                                     configuration: TunerConfiguration(a4: a4, tolerance: tolerance)) {
-            collector.readings.append($0)
+        let pipeline = ReadingPipeline(settings: .init(a4: a4, tolerance: tolerance))
+        let engine = try PitchEngine(sampleRate: sampleRate) {
+            collector.readings.append(pipeline.reading(from: $0))
         }
         samples.withUnsafeBufferPointer { buffer in
             var start = 0
@@ -74,6 +76,12 @@ enum MusicianSignals {
         let n = Note(parsing: note)!
         let pitch = Pitch(frequency: n.frequency().shifted(by: Cents(cents)), note: n, rawCents: Cents(cents))
         return Reading(time: time, pitch: pitch, level: Decibels(-20), confidence: 0.99, tolerance: tolerance)
+    }
+
+    /// What the engine would report for `note` `cents` off at `time` (to feed a `ReadingPipeline`).
+    static func measurement(_ note: String, _ cents: Double, at time: Double) -> PitchMeasurement {
+        PitchMeasurement(time: time, frequency: Note(parsing: note)!.frequency().shifted(by: Cents(cents)),
+                         clarity: 0.99, level: Decibels(-20))
     }
 
     static func silentReading(at time: Double) -> Reading {

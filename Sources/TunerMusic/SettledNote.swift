@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// A note that was held steady: one completed event per settled note, not one per reading.
 public struct SettledNote: Sendable, Equatable {
     /// Reading time (seconds of input) when the note had been steady for the settle window.

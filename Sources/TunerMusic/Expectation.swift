@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// `--expect NOTE`: whether an input's settled pitch is NOTE within the tolerance, so a recording
 /// or a setup check can gate a script.
 public struct Expectation: Sendable, Equatable {
@@ -13,7 +15,7 @@ public struct Expectation: Sendable, Equatable {
 
     /// Parses the NOTE of `--expect` ("A2", "F#3", "Bb1", "E♭2").
     public init(parsing text: String, tolerance: Cents = Cents(3)) throws(ExpectationError) {
-        guard let note = Note(parsing: text), Tuning.playable.contains(note.midi) else {
+        guard let note = Note(parsing: text), Limits.notes.contains(note.midi) else {
             throw ExpectationError(text: text)
         }
         self.init(note: note, tolerance: tolerance)
@@ -66,13 +68,9 @@ public struct ExpectationVerdict: Sendable, Equatable {
     public var exitCode: Int32 { passed ? 0 : 1 }
 }
 
-/// The NOTE of `--expect` is not a note.
-public struct ExpectationError: Error, Equatable, CustomStringConvertible {
+/// The NOTE of `--expect` is not a note (the CLI words it).
+public struct ExpectationError: Error, Equatable {
     public var text: String
-    public var description: String {
-        "--expect \"\(text)\" is not a note: write a letter A to G, an optional sharp (# or ♯) or flat "
-            + "(b or ♭), and an octave from 0 to 9, e.g. --expect A2"
-    }
 }
 
 extension Note {

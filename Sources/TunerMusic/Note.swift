@@ -1,3 +1,5 @@
+import TunerBridge
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// A reading measured against one string of a tuning: which string, and how far from it.
 public struct TargetReading: Sendable, Equatable {
     /// The target string, 0-based in string order (shown to the player as `stringIndex + 1`).
@@ -20,7 +22,7 @@ public struct TargetReading: Sendable, Equatable {
     }
 
     /// Cents from the target clamped to ±50, the needle's range.
-    public var cents: Cents { rawCents.clamped(to: -50...50) }
+    public var cents: Cents { rawCents.clamped(to: Limits.needle) }
 
     /// True when |rawCents| ≤ tolerance.
     public var isInTune: Bool { rawCents.magnitude <= tolerance }

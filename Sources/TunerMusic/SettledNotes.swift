@@ -1,12 +1,13 @@
 import Synchronization
+import TunerBridge
 
 /// The second stream: one `SettledNote` each time a note settles, derived from a stream of
-/// readings (e.g. `TunerSession.readings`). Iterate it with `for await`.
+/// measurements (e.g. `TunerSession.measurements`). Iterate it with `for await`.
 ///
-/// A task of its own consumes `readings` and runs a `TuningTracker` on each; when `perHop` is not
+/// A task of its own consumes `measurements` and runs a `ReadingPipeline` on each; when `perHop` is not
 /// nil, every step (reading + target string) is also forwarded in order through `steps`, so a
 /// display and the events can share one session. With `perHop` nil, `steps` finishes at once and
-/// holds nothing. Both streams finish when the readings end or `cancel()` is called.
+/// holds nothing. Both streams finish when the measurements end or `cancel()` is called.
 /// `lock(string:)` (keys 1…9, 0) reaches the task through an atomic. The task holds what it needs,
 /// so `events` may outlive this object (`for await e in SettledNotes(readings: …)` works).
 public final class SettledNotes: AsyncSequence, Sendable {
@@ -36,7 +37,8 @@ public final class SettledNotes: AsyncSequence, Sendable {
     /// `lockedString` locks a string (1-based) from the first reading; 0 is automatic choice.
     /// `ignoreTail` is how long (reading time) input stays ignored after `setIgnoringInput(false)`,
     /// for the echo of the speech still in the engine's window.
-    public init(readings: AsyncStream<Reading>, tuning: Tuning? = nil,
+    public init(measurements: AsyncStream<PitchMeasurement>, settings: ReadingPipeline.Settings = .init(),
+                tuning: Tuning? = nil,
                 detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0,
                 ignoreTail: Double = 0.3) {
         let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
@@ -48,14 +50,14 @@ public final class SettledNotes: AsyncSequence, Sendable {
         self.control = control
         if perHop == nil { stepSink.finish() }
         self.task = Task {
-            var tracker = TuningTracker(tuning: tuning, detector: detector)
-            tracker.press(digit: lockedString)
+            var pipeline = ReadingPipeline(settings: settings, tuning: tuning, detector: detector)
+            pipeline.tracker.press(digit: lockedString)
             var ignoredUntil = -Double.infinity
-            for await reading in readings {
+            for await measurement in measurements {
                 let digit = control.request.exchange(-1, ordering: .relaxed)
-                if digit >= 0 { tracker.press(digit: digit) }
-                if control.ignoring.load(ordering: .relaxed) { ignoredUntil = reading.time + ignoreTail }
-                let step = tracker.process(reading, ignored: reading.time < ignoredUntil)
+                if digit >= 0 { pipeline.tracker.press(digit: digit) }
+                if control.ignoring.load(ordering: .relaxed) { ignoredUntil = measurement.time + ignoreTail }
+                let step = pipeline.process(measurement, ignored: measurement.time < ignoredUntil)
                 if perHop != nil { stepSink.yield(step) }
                 if let settled = step.settled { eventSink.yield(settled) }
             }

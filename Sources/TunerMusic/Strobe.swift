@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// A strobe band: a striped pattern that drifts left when flat and right when sharp, at a speed
 /// proportional to the cents error, and stands still in tune — as on a strobe tuner, where a
 /// tenth of a cent shows as a slow crawl.

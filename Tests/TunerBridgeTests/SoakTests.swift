@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TunerAudio
-import TunerKit
+import TunerBridge
 
 /// An hour of audio through a `TunerSession` (and so a `PitchEngine`) as fast as the machine goes,
 /// showing that memory stays flat and the stream's buffer does not grow.
@@ -35,9 +35,10 @@ struct SoakTests {
             self.total = Int(seconds * sampleRate)
             self.progress = progress
             var segments: [[Float]] = []
-            for (note, b) in [("E2", 1e-4), ("A2", 8e-5), ("D3", 6e-5), ("G3", 5e-5), ("B3", 3e-5), ("E4", 2e-5),
-                              ("B0", 3e-4), ("C6", 1e-5)] {
-                let f = Note(parsing: note)!.frequency().value
+            // E2 A2 D3 G3 B3 E4 B0 C6 (equal temperament, A4 = 440 Hz).
+            for (note, f, b) in [("E2", 82.4069, 1e-4), ("A2", 110.0, 8e-5), ("D3", 146.832, 6e-5),
+                                 ("G3", 195.998, 5e-5), ("B3", 246.942, 3e-5), ("E4", 329.628, 2e-5),
+                                 ("B0", 30.8677, 3e-4), ("C6", 1046.50, 1e-5)] {
                 segments.append(Synth.Pluck(frequency: Hertz(f), inharmonicity: b).render(seconds: 2, sampleRate: sampleRate))
                 if note == "G3" { segments.append([Float](repeating: 0, count: Int(sampleRate))) }  // silence
                 if note == "E4" { segments.append(Synth.noise(count: Int(sampleRate), rms: 0.05, seed: 5)) }
@@ -94,11 +95,11 @@ struct SoakTests {
         var pendingSamples: [Int] = []  // every 10 s of audio
         let clock = ContinuousClock()
         let began = clock.now
-        for await reading in session.readings {
+        for await measurement in session.measurements {
             count += 1
-            if reading.pitch != nil { pitched += 1 }
-            if !reading.level.value.isFinite || !reading.confidence.isFinite
-                || !(reading.pitch.map { $0.frequency.value.isFinite && $0.rawCents.value.isFinite } ?? true) {
+            if measurement.frequency != nil { pitched += 1 }
+            if !measurement.level.value.isFinite || !measurement.clarity.isFinite
+                || !(measurement.frequency.map { $0.value.isFinite } ?? true) {
                 nonFinite += 1
             }
             if count % (perMinute / 6) == 0 {

@@ -1,5 +1,6 @@
 import Testing
-@testable import TunerKit
+import TunerBridge
+@testable import TunerMusic
 
 @Suite struct NoteTests {
     @Test func scientificPitchNotation() {

@@ -1,8 +1,10 @@
+import TunerBridge
+
 /// Everything a musician's display keeps across readings, in one synchronous step per reading:
 /// the target string (with a tuning), settled-note detection, the string checklist and the strobe.
 ///
-/// The screen or CLI that consumes `TunerSession.readings` itself calls `process` once per reading;
-/// `SettledNotes` runs the same step on a task of its own to offer the events as a stream.
+/// It is the last stage of `ReadingPipeline`, which every consumer (screen, text/JSONL, `SettledNotes`)
+/// runs once per measurement; nothing else steps it.
 public struct TuningTracker: Sendable {
     /// The tuning, or nil for chromatic mode (the nearest note).
     public var tuning: Tuning? { selector?.tuning }
