@@ -11,12 +11,13 @@
 
 namespace ctuner {
 namespace {
-/// The frame: 0.2 s. Partials of different strings closer than the Blackman–Harris main lobe
-/// (±4/L: ±20 Hz at 0.2 s) bias each other's phase advance; the strings of a guitar interleave their
+/// The frame: 0.25 s (0.2 s read a flat E2 beside D3 and B3 with too few partials of its own; 0.3 s
+/// read A2 −15 ¢ under coincident partials 1.7 ¢ off against 1.0 ¢ at 0.25 s: PolyTests). Partials of different strings closer than the Blackman–Harris main lobe
+/// (±4/L: ±16 Hz at 0.25 s) bias each other's phase advance; the strings of a guitar interleave their
 /// partials every ~25 Hz on average, so a shorter frame leaves each string too few partials of its own,
 /// and a longer one delays the first clean reading after a strum (target: ≤ 400 ms). Measured with
 /// Benchmarks/strums.py on the tuning seeds (BENCHMARKS.md, "Strums").
-constexpr double kFrameSeconds = 0.2;
+constexpr double kFrameSeconds = 0.25;
 /// The phase vocoder's advance between the frame pair, as a fraction of the frame.
 constexpr double kAdvanceOfFrame = 0.5;
 /// Two partials closer than this many bins of the frame (fs/L) are one peak to the analysis: the

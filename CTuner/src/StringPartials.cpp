@@ -123,11 +123,14 @@ double StringPartials::envelopeAt(int k) const {
         }
         if (n > 0) return sum / n;
     }
-    // No clean neighbour: the nearest partial found below k, on a plucked string's 1/k² slope.
-    const FoundPartial *below = nullptr;
+    // No clean neighbour: the nearest partial found, on a plucked string's 1/k² slope (a 1st partial
+    // has no neighbour below; without this a string whose 2nd partial another string claims could
+    // not explain its own fundamental, and a muted string took it: PolyTests,
+    // aMutedLowEIsNotHeardThoughItsFourthPartialSounds).
+    const FoundPartial *nearest = nullptr;
     for (std::size_t i = 0; i < foundCount_; ++i)
-        if (found_[i].k < k) below = &found_[i];
-    return below ? below->magnitude * double(below->k * below->k) / double(k * k) : 0;
+        if (found_[i].k != k && (!nearest || std::abs(found_[i].k - k) < std::abs(nearest->k - k))) nearest = &found_[i];
+    return nearest ? nearest->magnitude * double(nearest->k * nearest->k) / double(k * k) : 0;
 }
 
 void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {

@@ -64,7 +64,7 @@ public:
     void resolve(const StringPartials *strings, std::size_t count, double collisionHz);
     /// The magnitude this string's own spectral envelope predicts at its partial k: the mean of its
     /// found partials k±1 (else k±2) that no other string claims; without any, the nearest partial
-    /// found below k scaled by a plucked string's 1/k²; 0 when there is none.
+    /// found scaled by a plucked string's 1/k²; 0 when there is none.
     double envelopeAt(int k) const;
     /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
     int partialNear(double frequency, double collisionHz) const;
