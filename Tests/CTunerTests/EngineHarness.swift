@@ -30,16 +30,15 @@ final class EngineHarness {
         return collector.results
     }
 
-    /// The same samples through the Swift bridge (`TunerKit.PitchEngine`), which names the notes
-    /// against `a4`: the C engine knows no reference pitch.
+    /// The same samples through the Swift bridge (`TunerBridge.PitchEngine`) and named by the music
+    /// domain (`TunerMusic.ReadingPipeline`) against `a4`: the C engine knows no reference pitch.
     static func readings(_ samples: [Float], sampleRate: Double, a4: Double = 440) throws -> [Reading] {
-        final class Box { var readings: [Reading] = [] }
+        final class Box { var measurements: [PitchMeasurement] = [] }
         let box = Box()
-        let engine = try PitchEngine(sampleRate: sampleRate, configuration: TunerConfiguration(a4: Hertz(a4))) {
-            box.readings.append($0)
-        }
+        let engine = try PitchEngine(sampleRate: sampleRate) { box.measurements.append($0) }
         samples.withUnsafeBufferPointer { engine.process($0) }
-        return box.readings
+        let pipeline = ReadingPipeline(settings: .init(a4: Hertz(a4)))
+        return box.measurements.map { pipeline.reading(from: $0) }
     }
 }
 
