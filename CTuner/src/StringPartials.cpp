@@ -30,6 +30,11 @@ constexpr double kOwnOverEnvelope = 2.0;
 /// magnitude — a partial with 5 % of another string's magnitude in it counts half (E4's 1st under a
 /// flat E2's 4th read 1.4 ¢ off when it counted fully; PolyTests: coincidentPartialsDoNotDragEitherString).
 constexpr double kContamination = 0.05;
+/// The largest inharmonicity a string of a strum is fitted with: guitar and bass strings stay under
+/// ~3e-4 (Fletcher & Rossing, "The Physics of Musical Instruments", §2.18: a guitar's wound E2 ≈ 1e-4).
+/// A fit beyond it is another string's partial taken for one of this string's: B inflated to 7e-4 by a
+/// B3 on E2's 3rd moved E2's predicted 12th partial 70 ¢ onto A2's 9th (PolyCLITests, 1.1 ¢ off).
+constexpr double kMaxStringInharmonicity = 5e-4;
 /// A string is heard when at least this many of its partials are its own …
 constexpr std::size_t kMinOwnPartials = 2;
 /// … and one of them is partial 1 or 2: a string that is not sounding can still find peaks on its
@@ -37,6 +42,13 @@ constexpr std::size_t kMinOwnPartials = 2;
 /// 2nd, 3rd), but not at its own fundamental and octave.
 constexpr int kLowestOwnPartial = 2;
 } // namespace
+
+/// fitPartials, with B no larger than kMaxStringInharmonicity (f1 then fitted again for it).
+static StiffString stringFit(const Partial *partials, std::size_t count, StiffString start) {
+    StiffString fit = fitPartials(partials, count, start);
+    if (fit.B > kMaxStringInharmonicity) fit = {firstPartialFor(partials, count, kMaxStringInharmonicity, fit.f1), kMaxStringInharmonicity};
+    return fit;
+}
 
 StringPartials::StringPartials(double target, double searchCents)
     : target_(target), low_(target * std::exp2(-searchCents / 1200.0)), high_(target * std::exp2(searchCents / 1200.0)) {}
@@ -88,7 +100,7 @@ void StringPartials::searchFrom(const SharedSpectrum &s, StiffString fit) {
         if (c.bin < 0 || std::abs(c.frequency - predicted) > tolerance) continue;
         found_[foundCount_++] = {k, c.frequency, c.magnitude, false, false};
         fitting_[fitted++] = {k, c.frequency, c.magnitude};
-        fit = fitPartials(fitting_.data(), fitted, fit);
+        fit = stringFit(fitting_.data(), fitted, fit);
     }
     fit_ = foundCount_ > 0 && inRange(fit.f1) ? fit : StiffString{0, 0};
     if (fit_.f1 == 0) foundCount_ = 0;
@@ -111,26 +123,30 @@ void StringPartials::markClaims(const StringPartials *strings, std::size_t count
 }
 
 double StringPartials::envelopeAt(int k) const {
+    // Each neighbour n predicts magnitude(n)·(n/k)² at k: a plucked string's spectrum falls as 1/k²
+    // (a pluck's triangle; Fletcher & Rossing, "The Physics of Musical Instruments", §2.6). The raw mean of
+    // the neighbours, on Synth.Pluck's 1/k spectrum, overestimated E2's 3rd 2×, and a B3 on it
+    // lost its fundamental (PolyCLITests: allSixStringsEachReadFromTheirOwnTarget).
+    auto predicted = [k](const FoundPartial &p) { return p.magnitude * double(p.k * p.k) / double(k * k); };
     for (int d = 1; d <= 2; ++d) {
         double sum = 0;
         int n = 0;
         for (std::size_t i = 0; i < foundCount_; ++i) {
             const FoundPartial &p = found_[i];
             if (!p.claimed && (p.k == k - d || p.k == k + d)) {
-                sum += p.magnitude;
+                sum += predicted(p);
                 ++n;
             }
         }
         if (n > 0) return sum / n;
     }
-    // No clean neighbour: the nearest partial found, on a plucked string's 1/k² slope (a 1st partial
-    // has no neighbour below; without this a string whose 2nd partial another string claims could
-    // not explain its own fundamental, and a muted string took it: PolyTests,
-    // aMutedLowEIsNotHeardThoughItsFourthPartialSounds).
+    // No clean neighbour: the nearest partial found, claimed or not (a 1st partial has no neighbour
+    // below; without this a string whose 2nd partial another string claims could not explain its own
+    // fundamental, and a muted string took it: PolyTests, aMutedLowEIsNotHeardThoughItsFourthPartialSounds).
     const FoundPartial *nearest = nullptr;
     for (std::size_t i = 0; i < foundCount_; ++i)
         if (found_[i].k != k && (!nearest || std::abs(found_[i].k - k) < std::abs(nearest->k - k))) nearest = &found_[i];
-    return nearest ? nearest->magnitude * double(nearest->k * nearest->k) / double(k * k) : 0;
+    return nearest ? predicted(*nearest) : 0;
 }
 
 void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {
@@ -163,12 +179,14 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     if (heard_) {
         // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone
         // 1st partial as it is, however shared).
-        const StiffString fit = own >= 3 ? fitPartials(fitting_.data(), own, fit_)
-                                         : StiffString{firstPartialFor(fitting_.data(), own, fit_.B, fit_.f1), fit_.B};
+        const StiffString fit = own >= 3 ? stringFit(fitting_.data(), own, fit_)
+                                         : StiffString{firstPartialFor(fitting_.data(), own, ownB_, fit_.f1), ownB_};
         heard_ = inRange(fit.f1);
         if (heard_) fit_ = fit;
+        if (heard_ && own >= 3) ownB_ = fit.B;
     }
     previous_ = heard_ ? fit_ : StiffString{0, 0};
+    if (!heard_) ownB_ = 0;
 }
 
 } // namespace ctuner

@@ -62,14 +62,17 @@ public:
     /// Decides which found partials are the string's own — unclaimed ones, and claimed ones the
     /// claimant's envelope cannot explain — fits those, and decides whether the string is heard.
     void resolve(const StringPartials *strings, std::size_t count, double collisionHz);
-    /// The magnitude this string's own spectral envelope predicts at its partial k: the mean of its
-    /// found partials k±1 (else k±2) that no other string claims; without any, the nearest partial
-    /// found scaled by a plucked string's 1/k²; 0 when there is none.
+    /// The magnitude this string's own spectral envelope predicts at its partial k, from its found
+    /// partials k±1 (else k±2) that no other string claims, each on a plucked string's 1/k² slope;
+    /// without any, from the nearest partial found; 0 when there is none.
     double envelopeAt(int k) const;
     /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
     int partialNear(double frequency, double collisionHz) const;
     /// Forgets the reading the next search would start from.
-    void forget() { previous_ = {0, 0}; }
+    void forget() {
+        previous_ = {0, 0};
+        ownB_ = 0;
+    }
 
     /// Whether the search found the string's 1st or 2nd partial: only then may its series claim other
     /// strings' peaks (a muted E2 finds peaks at its 4th, 8th, 12th partials — a sounding E4's — and
@@ -96,6 +99,7 @@ private:
     std::array<Partial, kStringPartials> fitting_{};  // the partials handed to fitPartials
     StiffString fit_{0, 0};       // from all found partials (search) and then from the own ones (resolve)
     StiffString previous_{0, 0};  // the reading of the hop before, when heard
+    double ownB_ = 0;  // B of the last fit of three or more own partials (for fits of fewer), 0 once not heard
     bool heard_ = false;
     double ownEnergy_ = 0, clarity_ = 0;
 };

@@ -73,6 +73,16 @@ public struct CommandLineParser: Sendable {
             throw .conflict("'--\(mode)' and '--output' cannot be used together: '--\(mode)' replaces the output "
                 + "with the settled notes; leave out one of them.")
         }
+        if options.poly {
+            guard options.tuning != nil else {
+                throw .conflict("'--poly' needs '--tuning': each string is read near its own target; add the "
+                    + "strings, e.g. 'tuner --poly --tuning guitar'.")
+            }
+            for other in ["expect", "speak"] where options.given.contains(other) {
+                throw .conflict("'--poly' and '--\(other)' cannot be used together: '--\(other)' works on one "
+                    + "note at a time; leave out one of them.")
+            }
+        }
         if options.file != nil {
             for live in ["device", "rate", "list-devices"] where options.given.contains(live) {
                 throw .conflict("'--file' and '--\(live)' cannot be used together: '--\(live)' is for live input; "

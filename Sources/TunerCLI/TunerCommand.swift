@@ -85,6 +85,9 @@ public enum TunerCommand {
         case .success(let opened): source = opened
         case .failure(let exit): return exit.code
         }
+        if options.poly, let tuning = options.tuning {
+            return await tunePoly(options, tuning: tuning, mode: mode, source: source, io: io)
+        }
         let session: TunerSession
         do {
             // Printed output is a record of every reading; the screen only ever wants the newest.
@@ -134,6 +137,47 @@ public enum TunerCommand {
         }
     }
 
+    /// `--poly`: every string of the tuning read at once, printed a line per reading (text, jsonl) or
+    /// a line per settled strum (`--announce`), or shown on the screen.
+    static func tunePoly(_ options: TunerOptions, tuning: Tuning, mode: Mode, source: sending any AudioSource,
+                         io: SystemIO) async -> ExitCode {
+        let judge = StrumJudge(tuning: tuning, settings: options.settings)
+        let session: PolySession
+        do {
+            let unpacedFile = options.file != nil && mode != .screen
+            session = try PolySession(source: source, targets: judge.targets, configuration: options.configuration,
+                                      delivery: mode == .screen ? .newestOnly : .everyReading,
+                                      blockSize: unpacedFile ? 1 << 14 : 1024)
+        } catch let error as EngineError {
+            io.printError("Error: '--poly' cannot read the tuning '\(tuning)': \(error.reason); "
+                          + "choose a tuning whose strings are at least three semitones apart.\n")
+            return .usage
+        } catch {
+            io.printError("Error: cannot start the pitch engine: \(error)\n")
+            return .failure
+        }
+        let live = options.file == nil
+        let outcome: ExitCode
+        switch mode {
+        case .text, .jsonl:
+            let formatter = StrumLinesFormatter(format: mode == .text ? .text : .jsonl, tuning: tuning)
+            outcome = await printLines(of: session, live: live, io: io) { formatter.line(for: judge.reading(from: $0)) }
+        case .announce:
+            var strums = StrumSettler(tolerance: options.tolerance)
+            outcome = await printLines(of: session, live: live, io: io) { measurement in
+                strums.process(judge.reading(from: measurement)).map { $0 + "\n" } ?? ""
+            }
+        case .screen:
+            session.stop()
+            io.printError("Error: '--poly' has no screen yet; add '--output text' or '--output jsonl', or '--announce'.\n")
+            return .usage
+        case .expect:
+            return .usage  // refused by the parser
+        }
+        guard outcome == .success else { return outcome }
+        return reportFailure(of: session, io: io) ?? .success
+    }
+
     /// The process environment (for `PATH` when looking for espeak-ng).
     static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
@@ -162,7 +206,7 @@ public enum TunerCommand {
     }
 
     /// Prints why the input ended early, if it did, and returns the exit code for it.
-    static func reportFailure(of session: TunerSession, io: SystemIO) -> ExitCode? {
+    static func reportFailure<Measurement>(of session: AnalysisSession<Measurement>, io: SystemIO) -> ExitCode? {
         guard let failure = session.failure else { return nil }
         if let error = failure as? AudioFileError { return report(error, io: io) }
         if let error = failure as? ALSAError {
@@ -224,15 +268,21 @@ public enum TunerCommand {
     /// moment, but a capture runs on, and its readings must not wait for 64 KiB to pile up.
     static func printLines(of session: TunerSession, through pipeline: ReadingPipeline, live: Bool = false,
                            io: SystemIO, _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
-        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
         var pipeline = pipeline
+        return await printLines(of: session, live: live, io: io) { lines(pipeline.process($0)) }
+    }
+
+    /// The lines `text` makes of each measurement of `session`, in order, as above (`--poly` too).
+    static func printLines<Measurement>(of session: AnalysisSession<Measurement>, live: Bool, io: SystemIO,
+                                        _ text: (Measurement) -> String) async -> ExitCode {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
         var measurements = session.measurements.makeAsyncIterator()
         while let measurement = await measurements.next() {
-            let step = pipeline.process(measurement)
-            if output.isOpen && !output.write(lines(step)) { session.stop() }
+            let line = text(measurement)
+            if output.isOpen && !output.write(line) { session.stop() }
         }
         output.flush()
         if let code = output.failure {

@@ -116,6 +116,14 @@ enum TunerFlags {
                     throw .init("must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
                 }
             }),
+        // --poly (polyphonic strums): one block.
+        OptionDefinition(
+            long: "poly", short: nil, valueName: nil, example: nil,
+            help: "Strum all strings and read each one at once (needs --tuning): every string's cents from its "
+                + "own target, or not heard; jsonl and text give a line per reading, --announce a line per "
+                + "strum once its strings have settled; on the screen p switches between all strings and one.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.poly = true }),
     ]
 
     /// Parses a finite number within `bounds`.

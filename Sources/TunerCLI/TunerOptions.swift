@@ -30,13 +30,15 @@ public struct TunerOptions: Sendable, Equatable {
     public var speak: Bool
     /// With a file: check that its settled pitch is this note within the tolerance (exit 0 or 1).
     public var expect: Note?
+    /// Read every string of the tuning at once from a strum (needs `tuning`).
+    public var poly: Bool
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
 
     public init(file: String? = nil, channel: Int? = nil, tolerance: Cents = Cents(3), a4: Hertz = Hertz(440),
                 output: OutputFormat? = nil, device: String = "default", rate: Int = 48_000,
                 listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
-                speak: Bool = false, expect: Note? = nil, given: Set<String> = []) {
+                speak: Bool = false, expect: Note? = nil, poly: Bool = false, given: Set<String> = []) {
         self.file = file
         self.channel = channel
         self.tolerance = tolerance
@@ -50,6 +52,7 @@ public struct TunerOptions: Sendable, Equatable {
         self.announce = announce
         self.speak = speak
         self.expect = expect
+        self.poly = poly
         self.given = given
     }
 
