@@ -61,7 +61,7 @@ bench: deps
 	rm -rf Benchmarks/out/numba-cache && \
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
-	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS)
+	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS)
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

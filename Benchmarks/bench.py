@@ -290,6 +290,7 @@ def main():
                          "figures saved by the last run (for engine work; a published table comes from a "
                          "full run)")
     ap.add_argument("--skip-note", default="", help="reason shown when pYIN could not be installed")
+    ap.add_argument("--strums", action="store_true", help="also run the strums category (Benchmarks/strums.py)")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the worker pool is torn down too
     os.makedirs(args.out, exist_ok=True)
@@ -649,6 +650,9 @@ def main():
         cols = [t for t in columns if t in bad]
         fh.write(table(["note"] + cols, [[corpus.note_label(m)] + [fmt(bad[t].get(m), " %") for t in cols]
                                          for m in range(corpus.SYNTH_LOW, corpus.SYNTH_HIGH + 1)]) + "\n")
+    if args.strums:  # issue 15's category, its own script and table
+        import strums
+        strums.main(["--ours", args.ours, "--jobs", str(args.jobs)])
 
 
 if __name__ == "__main__":
