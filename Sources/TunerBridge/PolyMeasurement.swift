@@ -27,3 +27,10 @@ public struct PolyMeasurement: Sendable, Equatable {
         self.strings = strings
     }
 }
+
+/// What a session that can switch between single-string and strum analysis (the screen's key p)
+/// delivers: one or the other, whichever engine was running for that block.
+public enum SessionMeasurement: Sendable, Equatable {
+    case single(PitchMeasurement)
+    case strum(PolyMeasurement)
+}

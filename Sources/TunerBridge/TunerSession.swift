@@ -5,6 +5,21 @@ import Synchronization
 public typealias TunerSession = AnalysisSession<PitchMeasurement>
 /// A session that reads every string of a strum at once (`PolyEngine`, `--poly`).
 public typealias PolySession = AnalysisSession<PolyMeasurement>
+/// A session that runs either engine, switched by an `EngineSwitch` (the screen with a tuning).
+public typealias SwitchableSession = AnalysisSession<SessionMeasurement>
+
+/// Which engine a `SwitchableSession` runs: set from any thread, read by the analysis thread once per
+/// block (the only thing besides `stop` that travels to it; it is not musical: A4 and the tolerance
+/// stay with the consumer).
+public final class EngineSwitch: Sendable {
+    private let strums: Atomic<Bool>
+    public init(strums: Bool) { self.strums = Atomic(strums) }
+    /// True: every string at once (`PolyEngine`); false: one note (`PitchEngine`).
+    public var readsStrums: Bool {
+        get { strums.load(ordering: .relaxed) }
+        set { strums.store(newValue, ordering: .relaxed) }
+    }
+}
 
 /// Runs an `AudioSource` through an engine (`PitchEngine`, or `PolyEngine` for strums) on a thread of
 /// its own and delivers the measurements as an `AsyncStream`, the only way they cross threads.
@@ -137,6 +152,25 @@ extension AnalysisSession where Measurement == PolyMeasurement {
             let engine = try PolyEngine(sampleRate: rate, targets: targets, configuration: configuration,
                                         onMeasurement: sink)
             return ({ engine.process($0) }, engine.hopSize)
+        }
+    }
+}
+
+extension AnalysisSession where Measurement == SessionMeasurement {
+    /// Hands `source` to a new analysis thread with both engines made (every buffer now); each block
+    /// goes through the one `engineSwitch` names, so only one costs CPU at a time. Throws when either
+    /// engine refuses its configuration.
+    public convenience init(source: sending any AudioSource, targets: [Hertz], engineSwitch: EngineSwitch,
+                            configuration: TunerConfiguration = TunerConfiguration(),
+                            delivery: Delivery = .newestOnly, blockSize: Int = 1024) throws {
+        try self.init(source: source, delivery: delivery, blockSize: blockSize) { rate, sink in
+            let single = try PitchEngine(sampleRate: rate, configuration: configuration) { sink(.single($0)) }
+            let strums = try PolyEngine(sampleRate: rate, targets: targets, configuration: configuration) {
+                sink(.strum($0))
+            }
+            return ({ samples in
+                if engineSwitch.readsStrums { strums.process(samples) } else { single.process(samples) }
+            }, min(single.hopSize, strums.hopSize))
         }
     }
 }

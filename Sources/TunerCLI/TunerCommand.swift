@@ -85,6 +85,17 @@ public enum TunerCommand {
         case .success(let opened): source = opened
         case .failure(let exit): return exit.code
         }
+        if mode == .screen, let tuning = options.tuning {
+            // Both engines when the strum analyser can read the tuning (made once here to ask it, and
+            // dropped); else one string at a time, or with --poly a one-line refusal.
+            do {
+                _ = try PolyEngine(sampleRate: source.sampleRate, targets: tuning.frequencies(a4: options.a4),
+                                   configuration: options.configuration) { _ in }
+                return await showSwitchableScreen(options, tuning: tuning, source: source, io: io)
+            } catch {
+                if options.poly { return refusePoly(tuning, error, io: io) }
+            }
+        }
         if options.poly, let tuning = options.tuning {
             return await tunePoly(options, tuning: tuning, mode: mode, source: source, io: io)
         }
@@ -148,13 +159,8 @@ public enum TunerCommand {
             session = try PolySession(source: source, targets: judge.targets, configuration: options.configuration,
                                       delivery: mode == .screen ? .newestOnly : .everyReading,
                                       blockSize: unpacedFile ? 1 << 14 : 1024)
-        } catch let error as EngineError {
-            io.printError("Error: '--poly' cannot read the tuning '\(tuning)': \(error.reason); "
-                          + "choose a tuning whose strings are at least three semitones apart.\n")
-            return .usage
         } catch {
-            io.printError("Error: cannot start the pitch engine: \(error)\n")
-            return .failure
+            return refusePoly(tuning, error, io: io)
         }
         let live = options.file == nil
         let outcome: ExitCode
@@ -168,9 +174,7 @@ public enum TunerCommand {
                 strums.process(judge.reading(from: measurement)).map { $0 + "\n" } ?? ""
             }
         case .screen:
-            session.stop()
-            io.printError("Error: '--poly' has no screen yet; add '--output text' or '--output jsonl', or '--announce'.\n")
-            return .usage
+            return .usage  // the screen runs a switchable session (showScreen), never this one
         case .expect:
             return .usage  // refused by the parser
         }
@@ -178,8 +182,41 @@ public enum TunerCommand {
         return reportFailure(of: session, io: io) ?? .success
     }
 
+    /// `--poly` with a tuning the strum analyser refuses (strings closer than it can tell apart): one line, 64.
+    static func refusePoly(_ tuning: Tuning, _ error: any Error, io: SystemIO) -> ExitCode {
+        let reason = (error as? EngineError)?.reason ?? "\(error)"
+        io.printError("Error: '--poly' cannot read the tuning '\(tuning)': \(reason); "
+                      + "choose a tuning whose strings are at least three semitones apart.\n")
+        return .usage
+    }
+
     /// The process environment (for `PATH` when looking for espeak-ng).
     static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
+
+    /// The screen with a tuning: both engines made, key p switches between one string and every string
+    /// (`--poly` starts with every string).
+    static func showSwitchableScreen(_ options: TunerOptions, tuning: Tuning, source: sending any AudioSource,
+                                     io: SystemIO) async -> ExitCode {
+        let engineSwitch = EngineSwitch(strums: options.poly)
+        let settings = ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance)
+        let session: SwitchableSession
+        do {
+            session = try SwitchableSession(source: source, targets: tuning.frequencies(a4: options.a4),
+                                            engineSwitch: engineSwitch, configuration: options.configuration)
+        } catch {
+            io.printError("Error: cannot start the pitch engine: \(error)\n")
+            return .failure
+        }
+        let outcome: ScreenOutcome
+        do {
+            outcome = try await TunerScreen.run(session: session, engineSwitch: engineSwitch, settings: settings,
+                                                gate: options.configuration.gate, tuning: tuning)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .failure
+        }
+        return exitCode(for: outcome, session: session, io: io)
+    }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
     static func showScreen(_ session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
@@ -192,6 +229,12 @@ public enum TunerCommand {
             io.printError("Error: \(error)\n")
             return .failure
         }
+        return exitCode(for: outcome, session: session, io: io)
+    }
+
+    /// The exit code of a screen session's end; a failed input is reported in one line.
+    static func exitCode<Measurement>(for outcome: ScreenOutcome, session: AnalysisSession<Measurement>,
+                                      io: SystemIO) -> ExitCode {
         switch outcome {
         case .quit: return .success
         case .signal(SIGINT): return .interrupted

@@ -21,6 +21,9 @@ public struct StrumSettler: Sendable {
     private var recent: [[(time: Double, cents: Double)]] = []
     private var heardSince: [Double?] = []
     private var lastHeard: [Double] = []
+    /// Each string's median cents over the last `window` while it has settled now (nil: not settled),
+    /// for the screen's checklist.
+    public private(set) var settled: [Double?] = []
     /// The announced strum: each string's median cents (nil: not heard), until re-armed.
     private var announced: [Double?]?
     /// When the change away from the announced strum began.
@@ -40,6 +43,7 @@ public struct StrumSettler: Sendable {
         if recent.count != strum.strings.count {
             recent = Array(repeating: [], count: strum.strings.count)
             heardSince = Array(repeating: nil, count: strum.strings.count)
+            settled = Array(repeating: nil, count: strum.strings.count)
             lastHeard = Array(repeating: -.infinity, count: strum.strings.count)
         }
         var medians: [Double?] = []
@@ -52,11 +56,13 @@ public struct StrumSettler: Sendable {
                    let kept = recent[index].last {
                     medians.append(kept.cents)
                     allSettled = false
+                    settled[index] = nil
                     continue
                 }
                 recent[index].removeAll(keepingCapacity: true)
                 heardSince[index] = nil
                 medians.append(nil)
+                settled[index] = nil
                 continue
             }
             lastHeard[index] = strum.time
@@ -67,7 +73,9 @@ public struct StrumSettler: Sendable {
             let median = values[values.count / 2]
             medians.append(median)
             let held = strum.time - heardSince[index]! >= window
-            if !held || values.contains(where: { abs($0 - median) > spread.value }) { allSettled = false }
+            let steady = held && !values.contains(where: { abs($0 - median) > spread.value })
+            settled[index] = steady ? median : nil
+            if !steady { allSettled = false }
         }
         if let last = announced {
             let changed = zip(last, medians).contains { old, new in

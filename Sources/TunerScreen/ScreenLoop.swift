@@ -13,6 +13,8 @@ public final class ScreenLoop {
     private var drawn: ScreenModel.Display?
     /// Called after each frame is drawn (tests watch frames with it).
     public var onFrame: ((ScreenModel) -> Void)?
+    /// Called when key p switched strum mode on (true) or off, so the session's engine follows.
+    public var onStrumsChanged: ((Bool) -> Void)?
     /// Frames drawn so far.
     public private(set) var frames = 0
 
@@ -32,6 +34,8 @@ public final class ScreenLoop {
             switch event {
             case .measurement(let measurement):
                 if model.apply(measurement) { redrawIfChanged() }
+            case .strum(let measurement):
+                if model.apply(strum: measurement) { redrawIfChanged() }
             case .readingsEnded(let failure):
                 if let failure { return .sourceFailed(failure) }
                 model.inputEnded()
@@ -40,6 +44,7 @@ public final class ScreenLoop {
                 for key in input.readKeys() {
                     switch model.handle(key) {
                     case .quit: return .quit
+                    case .strumsChanged(let on): onStrumsChanged?(on)
                     case .settingsChanged, .viewChanged, .ignored: break
                     }
                 }
