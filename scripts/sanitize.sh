@@ -54,6 +54,12 @@ step "ASan+UBSan build" swift build --build-tests --scratch-path .build/asan --s
 # shellcheck disable=SC2086
 step "ASan+UBSan tests (whole suite)" swift test --skip-build --scratch-path .build/asan --sanitize=address $UB $LD \
     --skip "$SKIP"
+# The engine's unit tests (CTuner/tests, the units reached directly) under the same sanitizers.
+mkdir -p .build/asan
+step "ASan+UBSan build of the engine unit tests" "$(command -v clang++ || echo c++)" -std=c++17 -O1 -g \
+    -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+    -o .build/asan/engine-unit-tests CTuner/src/*.cpp CTuner/tests/*.cpp -lfftw3f -lm -lpthread
+step "ASan+UBSan engine unit tests" .build/asan/engine-unit-tests
 fi
 if [ "$ONLY" != asan ]; then
 # shellcheck disable=SC2086

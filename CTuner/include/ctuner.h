@@ -15,7 +15,8 @@
  * note names, the reference pitch (A4) and cents are the Swift side's (TunerMusic).
  *
  * Buffer lengths (fs = sample rate, f = the note's frequency):
- *  - period decision: 3.5 periods of min_frequency (121 ms at the default 29 Hz), decimated to ~20 kHz;
+ *  - period decision: 3.5 periods of min_frequency (121 ms at the default 29 Hz), low-pass filtered
+ *    (a 31-tap FIR at 44.1/48 kHz) and decimated to 20–24 kHz;
  *  - frequency: frames of L = min(max(6·fs/f, 0.032·fs), 6·fs/min_frequency) samples. A held note is
  *    measured over 2L samples (its effective window N for a Cramér–Rao comparison); a new note
  *    over 1.5L. Results every hop_seconds (default 10 ms).

@@ -73,12 +73,53 @@ TEST(windowCacheKeepsTheLastFourLengthsAndRefillsTheLeastRecent) {
     CHECK(std::abs(b[25] - WindowCache::reference(25, 51)) < 1e-6, "refilled length 51 wrong: %g", b[25]);
 }
 
-TEST(decimatorAveragesEachRunOfFactorSamples) {
-    Decimator d(3);
+TEST(decimatorPassesSamplesThroughAtFactorOne) {
+    Decimator d(1);
     Ring out(4);
-    const float x[7] = {1, 2, 3, 4, 5, 6, 7};
-    d.push(x, 4, out);  // one output (2), one input pending
-    d.push(x + 4, 3, out);  // completes 4,5,6 → 5; 7 pending
-    const float *y = out.latest(2);
-    CHECK(y[0] == 2.0f && y[1] == 5.0f, "outputs %g %g", y[0], y[1]);
+    const float x[3] = {1, 2, 3};
+    d.push(x, 3, out);
+    CHECK(out.latest(3)[0] == 1 && out.latest(3)[2] == 3, "outputs %g … %g", out.latest(3)[0], out.latest(3)[2]);
+}
+
+namespace {
+/// The decimator's steady output amplitude for a unit sine at f (input rate fs).
+double gainAt(std::size_t factor, double fs, double f) {
+    Decimator d(factor);
+    Ring out(4096);
+    std::vector<float> x = signals::sine(f, fs, 4096 * factor, 1.0);
+    d.push(x.data(), x.size(), out);
+    double power = 0;  // the RMS, not the largest sample: a few samples per period miss the crest
+    const float *y = out.latest(2048);
+    for (int n = 0; n < 2048; ++n) power += double(y[n]) * double(y[n]);
+    return std::sqrt(2 * power / 2048);
+}
+double db(double g) { return 20 * std::log10(g); }
+} // namespace
+
+TEST(decimatorKeepsTheNotesAndStopsWhatWouldAlias) {
+    // At 48 kHz (factor 2, decimated rate 24 kHz): flat where the partials that decide a period lie,
+    // −6 dB at the cutoff, and what lies from 0.6 × the decimated rate up (it would fold onto
+    // 0…9.6 kHz) is stopped. The 2-tap moving average used before passed 19.2 kHz at −14 dB.
+    for (double f : {100.0, 1000.0, 4200.0, 6000.0})
+        CHECK(std::abs(db(gainAt(2, 48000, f))) < 0.1, "%g Hz: %.2f dB", f, db(gainAt(2, 48000, f)));
+    CHECK(std::abs(db(gainAt(2, 48000, 9600)) + 6) < 0.3, "cutoff: %.2f dB", db(gainAt(2, 48000, 9600)));
+    for (double f : {14400.0, 16800.0, 19200.0, 22000.0})
+        CHECK(db(gainAt(2, 48000, f)) < -75, "%g Hz: %.1f dB", f, db(gainAt(2, 48000, f)));
+    // At 96 kHz (factor 4) likewise.
+    CHECK(std::abs(db(gainAt(4, 96000, 4200))) < 0.1, "96 kHz, 4200 Hz: %.2f dB", db(gainAt(4, 96000, 4200)));
+    CHECK(db(gainAt(4, 96000, 14400)) < -75, "96 kHz, 14.4 kHz: %.1f dB", db(gainAt(4, 96000, 14400)));
+}
+
+TEST(decimatorTapsAreSymmetricAndSumToOne) {
+    for (std::size_t factor : {2u, 4u, 9u}) {
+        const Decimator decimator(factor);
+        const std::vector<float> &h = decimator.taps();
+        double sum = 0, asymmetry = 0;
+        for (std::size_t n = 0; n < h.size(); ++n) {
+            sum += h[n];
+            asymmetry = std::max(asymmetry, double(std::abs(h[n] - h[h.size() - 1 - n])));
+        }
+        CHECK(h.size() == kTapsPerFactor * factor - 1 && std::abs(sum - 1) < 1e-6 && asymmetry == 0,
+              "factor %zu: %zu taps, sum %g, asymmetry %g", factor, h.size(), sum, asymmetry);
+    }
 }

@@ -7,6 +7,7 @@
 #include "../src/OctaveGuard.hpp"
 #include "../src/OnsetGuard.hpp"
 #include "../src/SpectralPeaks.hpp"
+#include "../src/PitchEngine.hpp"
 #include "../src/Tracker.hpp"
 
 using namespace ctuner;
@@ -116,4 +117,34 @@ TEST(trackerNamesHowEachHopEndedAndRemembersOnlyPitchedOnes) {
     Ring silent(g.historyLength);
     CHECK(t.analyse(silent, decimated, 200000 + 2 * g.hop, r) == HopState::Quiet, "not quiet");
     CHECK(t.memory().lastFrequency == 0 && t.memory().recentFrequency > 0, "dropout forgot the recent note");
+}
+
+TEST(engineFlagsTheFirstReadingOfANoteAndAPluckOverARingingOneAsOnsets) {
+    // E2 rings for 0.6 s, then E4 is plucked over it. Onsets: E2's first reading, and the hop that
+    // holds E4's pluck (or the next); none while E2 holds.
+    const double fs = 48000;
+    std::vector<float> x = signals::partials(82.41, {0.3, 0.2, 0.1}, fs, std::size_t(1.0 * fs));
+    const std::size_t pluck = std::size_t(0.6 * fs) + 100;
+    for (std::size_t n = pluck; n < x.size(); ++n)
+        x[n] += float(0.4 * std::exp(-double(n - pluck) / fs / 0.5) * std::sin(2 * kPi * 329.63 * double(n - pluck) / fs));
+    ct_config c;
+    ct_config_default(&c, fs);
+    PitchEngine engine(c);
+    std::vector<ct_result> results;
+    engine.onResultReady = [&](ct_result r) { results.push_back(r); };
+    engine.process(x.data(), x.size());
+    double firstPitch = -1;
+    std::vector<double> onsets;
+    for (const ct_result &r : results) {
+        if (r.has_pitch && firstPitch < 0) firstPitch = r.time;
+        if (r.onset) onsets.push_back(r.time);
+    }
+    CHECK(!onsets.empty() && onsets.front() == firstPitch, "first onset %g, first pitch %g", onsets.empty() ? -1.0 : onsets.front(), firstPitch);
+    bool atPluck = false, whileHeld = false;
+    for (double t : onsets) {
+        if (t > double(pluck) / fs && t <= double(pluck) / fs + 0.021) atPluck = true;
+        if (t > firstPitch && t < 0.6) whileHeld = true;
+    }
+    CHECK(atPluck, "no onset within two hops of the pluck at %g s", double(pluck) / fs);
+    CHECK(!whileHeld, "an onset while E2 held");
 }

@@ -30,6 +30,17 @@ TEST(nsdfTakesTheFundamentalUnderAStrongSecondPartial) {
     CHECK(std::abs(signals::cents(kFs / p.lag, f)) < 5, "read %g Hz for %g", kFs / p.lag, f);
 }
 
+TEST(nsdfTakesTheHalfPeriodOnlyWhenItReachesTheKeyMaximumRatio) {
+    // At the half period, partials 1 and 3 are in antiphase: n(T/2) ≈ (−a1² + a2² − a3²)/Σa². With
+    // partials (0.3, 1, 0.1) that is 0.82 of the maximum at T, under kKeyMaximumRatio: the period
+    // is T. With (0.2, 1, 0.05) it is 0.92: the half period is taken (the octave guard's case).
+    const double f = 110.0;
+    Period under = periodOf(signals::partials(f, {0.3, 1.0, 0.1}, kFs, 2900, 0, 0));
+    CHECK(std::abs(signals::cents(kFs / under.lag, f)) < 5, "read %g Hz for %g", kFs / under.lag, f);
+    Period over = periodOf(signals::partials(f, {0.2, 1.0, 0.05}, kFs, 2900, 0, 0));
+    CHECK(std::abs(signals::cents(kFs / over.lag, 2 * f)) < 5, "read %g Hz for %g", kFs / over.lag, 2 * f);
+}
+
 TEST(nsdfGivesAMissingFundamentalItsOwnPeriod) {
     const double f = 110.0;
     Period p = periodOf(signals::partials(f, {0, 0.6, 0.5, 0.4, 0.3}, kFs, 2900));

@@ -30,14 +30,14 @@ final class EngineHarness {
         return collector.results
     }
 
-    /// The same samples through the Swift bridge (`TunerBridge.PitchEngine`) and named by the music
-    /// domain (`TunerMusic.ReadingPipeline`) against `a4`: the C engine knows no reference pitch.
+    /// The same samples through the bridge (`TunerBridge.PitchEngine`) and named by the music domain
+    /// (`TunerMusic.ReadingPipeline`) against `a4`: the C engine knows no reference pitch.
     static func readings(_ samples: [Float], sampleRate: Double, a4: Double = 440) throws -> [Reading] {
         final class Box { var measurements: [PitchMeasurement] = [] }
         let box = Box()
         let engine = try PitchEngine(sampleRate: sampleRate) { box.measurements.append($0) }
         samples.withUnsafeBufferPointer { engine.process($0) }
-        let pipeline = ReadingPipeline(settings: .init(a4: Hertz(a4)))
+        let pipeline = ReadingPipeline(settings: ReadingPipeline.Settings(a4: Hertz(a4)))
         return box.measurements.map { pipeline.reading(from: $0) }
     }
 }

@@ -218,5 +218,4 @@ import TunerMusic
             #expect(abs(median(pitches.map(\.rawCents.value))) < 0.1)
         }
     }
-
 }
