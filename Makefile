@@ -2,9 +2,9 @@
 # `make test` runs the whole test suite. Both install the Debian packages they need first.
 
 # Debian packages: what building needs, and what the tests drive besides (tmux for the screen tests;
-# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path).
+# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path; espeak-ng for --speak).
 BUILD_DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev
-TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins
+TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins espeak-ng
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ARGS ?=
 

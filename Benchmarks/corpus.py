@@ -8,6 +8,12 @@ Truth model per file:
             synthetic material; for instrument renders `f1` is the nominal note and the scoring uses
             the relative truth (see metrics.py).
   gaps:     [{start, end}]  stretches with no note (noise floor only).
+
+Public and holdout parts (the rule, written once here and in BENCHMARKS.md): every instrument render
+made from a soundfont other than PUBLIC_SOUNDFONT (FluidR3 GM) is **holdout**; everything else —
+synthetic tones, sequences, FluidR3 renders, the real recordings — is public. Engine work may look at
+the public part; the holdout is only scored (`part_of`). The holdout renders the same programs and
+notes as the public part, so the two are comparable.
 """
 
 import json
@@ -22,8 +28,17 @@ import numpy as np
 from scipy.io import wavfile
 from scipy import signal as sps
 
-CORPUS_VERSION = 5  # bump when the generator changes, so a cached corpus is rebuilt
+CORPUS_VERSION = 6  # bump when the generator changes, so a cached corpus is rebuilt
 SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
+# Soundfonts: (key, name, path, Debian package). The first is the public one; the others are holdout.
+SOUNDFONTS = [
+    ("fluidr3", "FluidR3 GM", SOUNDFONT, "fluid-soundfont-gm"),
+    ("timgm6mb", "TimGM6mb", "/usr/share/sounds/sf2/TimGM6mb.sf2", "timgm6mb-soundfont"),
+    ("msgeneral", "MuseScore General Lite", "/usr/share/sounds/sf3/MuseScore_General_Lite.sf3",
+     "musescore-general-soundfont-small"),
+]
+PUBLIC_SOUNDFONT = "fluidr3"
+REAL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Recordings", "real")
 
 NOTE_NAMES = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
 
@@ -50,6 +65,18 @@ NOTE_HOLD = 1.5      # seconds the key is held
 NOTE_SLOT = 2.5      # seconds between note-ons in the render (release tail fits inside)
 NOTE_KEEP = 1.7      # seconds kept per note (the key is released at 1.5 s)
 INSTR_STEADY = (0.3, 1.4)
+
+# The widened set (issue 13): notes the issue-4 open strings leave out, each rendered with its own key
+# hold. (program, MIDI notes); the holds cycle through WIDE_HOLDS over the whole list, in order.
+WIDE_NOTES = [
+    (32, [23]), (33, [23]), (34, [23]),                 # B0, a five-string bass's low string
+    (40, [59, 64, 73, 77, 78, 79, 80, 81]),             # violin B3 (G string), E4 (D), C#5 (A), F5 … A5 (E)
+    (29, [42, 47, 52, 57, 61, 66]),                     # overdriven guitar, 2nd fret of every string
+    (30, [42, 47, 52, 57, 61, 66]),                     # distortion guitar, 2nd fret of every string
+]
+WIDE_HOLDS = [0.5, 1.0, 2.0, 3.0, 0.8, 1.5]           # seconds the key is held
+WIDE_RELEASE = 1.0                                     # seconds between key release and the next note-on
+STEADY_BEFORE_RELEASE = 0.1                            # a render's steady part ends this long before the release
 
 SEQ_RATE = 48000
 NOISE_FLOOR_DBFS = -70.0  # RMS of the white noise under the sequences (silent gaps are not digital zero)
@@ -163,16 +190,32 @@ def _vlq(v):
     return bytes(reversed(out))
 
 
-def write_midi(path, program, notes):
-    """A one-track SMF: 960 ticks per second (division 480, tempo 500 000 µs per quarter)."""
+def note_starts(holds, slot=None):
+    """Note-on times (s): a fixed `slot` apart, or each after the previous hold plus WIDE_RELEASE."""
+    if slot is not None:
+        return [i * slot for i in range(len(holds))], len(holds) * slot
+    starts, t = [], 0.0
+    for h in holds:
+        starts.append(t)
+        t += h + WIDE_RELEASE
+    return starts, t
+
+
+def write_midi(path, program, notes, holds=None):
+    """A one-track SMF: 960 ticks per second (division 480, tempo 500 000 µs per quarter).
+
+    Without `holds`, every key is held NOTE_HOLD and notes are NOTE_SLOT apart (the issue-4 set)."""
+    fixed = holds is None
+    holds = [NOTE_HOLD] * len(notes) if fixed else holds
+    starts, total = note_starts(holds, NOTE_SLOT if fixed else None)
     events = []  # (tick, bytes)
     events.append((0, bytes([0xC0, program])))
-    for i, m in enumerate(notes):
-        on = round(i * NOTE_SLOT * 960)
-        off = round((i * NOTE_SLOT + NOTE_HOLD) * 960)
+    for m, t, h in zip(notes, starts, holds):
+        on = round(t * 960)
+        off = round((t + h) * 960)
         events.append((on, bytes([0x90, m, 100])))
         events.append((off, bytes([0x80, m, 0])))
-    end = round(len(notes) * NOTE_SLOT * 960)
+    end = round(total * 960)
     events.sort(key=lambda e: e[0])
     track = bytearray(b"\x00\xFF\x51\x03\x07\xA1\x20")  # tempo 500 000
     last = 0
@@ -185,13 +228,13 @@ def write_midi(path, program, notes):
         fh.write(b"MTrk" + struct.pack(">I", len(track)) + bytes(track))
 
 
-def render(program, notes, tmp):
+def render(program, notes, tmp, soundfont=SOUNDFONT, holds=None):
     mid = os.path.join(tmp, f"p{program}.mid")
     wav = os.path.join(tmp, f"p{program}.wav")
-    write_midi(mid, program, notes)
+    write_midi(mid, program, notes, holds)
     subprocess.run(
         ["fluidsynth", "-ni", "-q", "-R", "0", "-C", "0", "-g", "0.5", "-r", str(RENDER_RATE),
-         "-O", "float", "-T", "wav", "-F", wav, SOUNDFONT, mid],
+         "-O", "float", "-T", "wav", "-F", wav, soundfont, mid],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # FluidSynth writes a LIST chunk scipy does not parse
@@ -216,36 +259,162 @@ def detune_exact(x, cents):
     return y, realised, new_len / len(x)
 
 
-def build_instruments(root, files):
-    with tempfile.TemporaryDirectory() as tmp:
+def part_of(entry):
+    """'holdout' for an instrument render from any soundfont but PUBLIC_SOUNDFONT, else 'public'."""
+    if entry["set"] == "instrument" and entry.get("soundfont", PUBLIC_SOUNDFONT) != PUBLIC_SOUNDFONT:
+        return "holdout"
+    return "public"
+
+
+def instrument_plan():
+    """Every instrument note to render: (soundfont key, program, name, midi, hold, issue4), in order.
+
+    issue4 marks the open strings held 1.5 s, the set the issue-4 targets were defined on; each
+    soundfont renders the same plan."""
+    names = {p: n for p, n, _ in INSTRUMENTS}
+    wide, i = [], 0
+    for program, notes in WIDE_NOTES:
+        for m in notes:
+            wide.append((program, names[program], m, WIDE_HOLDS[i % len(WIDE_HOLDS)]))
+            i += 1
+    plan = []
+    for key, _, _, _ in SOUNDFONTS:
         for program, name, strings in INSTRUMENTS:
-            audio = render(program, strings, tmp)
-            for i, m in enumerate(strings):
-                a = int(round(i * NOTE_SLOT * RENDER_RATE))
-                x = audio[a:a + int(NOTE_KEEP * RENDER_RATE)].copy()
-                if len(x) < int(NOTE_KEEP * RENDER_RATE):
-                    x = np.pad(x, (0, int(NOTE_KEEP * RENDER_RATE) - len(x)))
-                fade = int(0.05 * RENDER_RATE)
-                x[-fade:] *= 0.5 * (1 + np.cos(np.linspace(0, np.pi, fade)))
-                pad = int(0.05 * RENDER_RATE)
-                x = np.concatenate([np.zeros(pad), x, np.zeros(pad)])
-                peak = np.max(np.abs(x))
-                x = x * (SIGNAL_PEAK / peak) if peak > 0 else x
-                for d in DETUNES:
-                    y, realised, scale = detune_exact(x, d)
-                    onset = pad / RENDER_RATE * scale
-                    fname = f"instruments/p{program:02d}_{note_label(m)}_{'%+d' % d if d else '0'}c.wav"
-                    write_wav(os.path.join(root, fname), y, RENDER_RATE)
-                    files.append({
-                        "file": fname, "set": "instrument", "program": program, "instrument": name,
-                        "midi": m, "fs": RENDER_RATE, "detune_nominal": d, "detune_cents": realised,
-                        "group": f"p{program}_{m}", "duration": len(y) / RENDER_RATE,
-                        "segments": [{"start": onset, "end": onset + NOTE_HOLD * scale,
-                                      "f1": midi_to_hz(m + realised / 100.0),
-                                      "steady_start": onset + INSTR_STEADY[0] * scale,
-                                      "steady_end": onset + INSTR_STEADY[1] * scale}],
-                        "gaps": [],
-                    })
+            plan += [(key, program, name, m, NOTE_HOLD, True) for m in strings]
+        plan += [(key, program, name, m, hold, False) for program, name, m, hold in wide]
+    return plan
+
+
+def instrument_file(key, program, m, hold, issue4, d):
+    """Where a render goes: the issue-4 FluidR3 names are unchanged; holdout renders live under holdout/."""
+    det = '%+d' % d if d else '0'
+    base = f"p{program:02d}_{note_label(m)}" + ("" if issue4 else f"_h{hold:g}") + f"_{det}c.wav"
+    if key == PUBLIC_SOUNDFONT:
+        return f"instruments/{base}"
+    return f"holdout/{key}/{base}"
+
+
+def _cut(audio, start, hold):
+    """One note from a render: note-on … release + 0.2 s, faded out over 50 ms, padded with 50 ms of
+    silence on both sides and scaled to SIGNAL_PEAK."""
+    keep = hold + (NOTE_KEEP - NOTE_HOLD)
+    a = int(round(start * RENDER_RATE))
+    x = audio[a:a + int(keep * RENDER_RATE)].copy()
+    if len(x) < int(keep * RENDER_RATE):
+        x = np.pad(x, (0, int(keep * RENDER_RATE) - len(x)))
+    fade = int(0.05 * RENDER_RATE)
+    x[-fade:] *= 0.5 * (1 + np.cos(np.linspace(0, np.pi, fade)))
+    pad = int(0.05 * RENDER_RATE)
+    x = np.concatenate([np.zeros(pad), x, np.zeros(pad)])
+    peak = np.max(np.abs(x))
+    return (x * (SIGNAL_PEAK / peak) if peak > 0 else x), pad
+
+
+def build_instruments(root, files, soundfonts=None):
+    by_sf = {}
+    for key, program, name, m, hold, issue4 in instrument_plan():
+        by_sf.setdefault(key, {}).setdefault((program, issue4), []).append((name, m, hold))
+    sf_info = {key: (label, path) for key, label, path, _ in SOUNDFONTS}
+    with tempfile.TemporaryDirectory() as tmp:
+        for key, programs in by_sf.items():
+            if soundfonts is not None and key not in soundfonts:
+                continue
+            label, path = sf_info[key]
+            for (program, issue4), notes in programs.items():
+                name = notes[0][0]
+                midis = [m for _, m, _ in notes]
+                holds = [h for _, _, h in notes]
+                # The issue-4 set is rendered exactly as before (fixed slots), so its files stay identical.
+                audio = render(program, midis, tmp, path, None if issue4 else holds)
+                starts, _ = note_starts(holds, NOTE_SLOT if issue4 else None)
+                for m, hold, start in zip(midis, holds, starts):
+                    x, pad = _cut(audio, start, hold)
+                    steady = INSTR_STEADY if issue4 else (INSTR_STEADY[0], hold - STEADY_BEFORE_RELEASE)
+                    for d in DETUNES:
+                        y, realised, scale = detune_exact(x, d)
+                        onset = pad / RENDER_RATE * scale
+                        fname = instrument_file(key, program, m, hold, issue4, d)
+                        os.makedirs(os.path.dirname(os.path.join(root, fname)), exist_ok=True)
+                        write_wav(os.path.join(root, fname), y, RENDER_RATE)
+                        group = f"p{program}_{m}" if (issue4 and key == PUBLIC_SOUNDFONT) else \
+                            f"{key}_p{program}_{m}_h{hold:g}"
+                        entry = {
+                            "file": fname, "set": "instrument", "program": program, "instrument": name,
+                            "soundfont": key, "soundfont_name": label, "issue4": issue4, "hold": hold,
+                            "midi": m, "fs": RENDER_RATE, "detune_nominal": d, "detune_cents": realised,
+                            "group": group, "duration": len(y) / RENDER_RATE,
+                            "segments": [{"start": onset, "end": onset + hold * scale,
+                                          "f1": midi_to_hz(m + realised / 100.0),
+                                          "steady_start": onset + steady[0] * scale,
+                                          "steady_end": onset + steady[1] * scale}],
+                            "gaps": [],
+                        }
+                        entry["part"] = part_of(entry)
+                        files.append(entry)
+
+
+# ---------------------------------------------------------------- real recordings
+
+# Where a real recording's note is, from its own level (10 ms RMS frames), never from a tracker:
+REAL_FRAME = 0.01
+REAL_START_DB = 40.0   # the sound starts at the first frame within 40 dB of the loudest one
+REAL_END_DB = 35.0     # its steady part ends with the last frame within 35 dB of the loudest one: below
+                       # that the pizzicato and ukulele tails sink into the room noise (measured on the
+                       # 19 files: their noise floors sit 37–66 dB under the peak)
+REAL_STEADY_AFTER = STEADY_AFTER  # the steady part starts 0.3 s after the sound starts, as for synthetic notes
+
+
+def note_number(name):
+    """MIDI number of a note name such as 'C2', 'A#1', 'Eb4'."""
+    import re
+    mt = re.fullmatch(r"([A-Ga-g])([#b]?)(-?\d+)", name.strip())
+    if not mt:
+        raise ValueError(f"not a note name: {name!r}")
+    pc = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}[mt.group(1).upper()]
+    pc += {"#": 1, "b": -1, "": 0}[mt.group(2)]
+    return pc + 12 * (int(mt.group(3)) + 1)
+
+
+def real_manifest(directory=REAL_DIR):
+    """Rows of Recordings/real/manifest.tsv as dicts."""
+    with open(os.path.join(directory, "manifest.tsv")) as fh:
+        lines = [ln.rstrip("\n").split("\t") for ln in fh if ln.strip()]
+    head = lines[0]
+    return [dict(zip(head, row)) for row in lines[1:]]
+
+
+def real_note_span(x, fs):
+    """(start, steady_start, steady_end) in seconds from the level rule above."""
+    h = max(1, int(round(REAL_FRAME * fs)))
+    n = len(x) // h
+    level = 10 * np.log10(np.mean(x[:n * h].reshape(n, h) ** 2, axis=1) + 1e-20)
+    peak = level.max()
+    idx = np.arange(n)
+    start = idx[level >= peak - REAL_START_DB][0] * h / fs
+    end = (idx[level >= peak - REAL_END_DB][-1] + 1) * h / fs
+    return start, start + REAL_STEADY_AFTER, end
+
+
+def build_real(root, files, directory=REAL_DIR):
+    """The real recordings, mixed to mono float WAV (every tracker reads the same samples)."""
+    import soundfile
+    os.makedirs(os.path.join(root, "real"), exist_ok=True)
+    for row in real_manifest(directory):
+        src = os.path.join(directory, row["file"])
+        x, fs = soundfile.read(src, always_2d=True, dtype="float64")
+        x = x.mean(axis=1)
+        start, steady_start, steady_end = real_note_span(x, fs)
+        m = note_number(row["nominal_note"])
+        fname = "real/" + os.path.splitext(row["file"])[0] + ".wav"
+        write_wav(os.path.join(root, fname), x, fs)
+        files.append({
+            "file": fname, "set": "real", "part": "public", "source": os.path.relpath(src, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")),
+            "source_abs": os.path.abspath(src), "instrument": row["instrument"], "nominal": row["nominal_note"],
+            "midi": m, "fs": int(fs), "duration": len(x) / fs, "licence": row["license"],
+            "segments": [{"start": start, "end": steady_end, "f1": midi_to_hz(m),
+                          "steady_start": steady_start, "steady_end": steady_end}],
+            "gaps": [],
+        })
 
 
 # ---------------------------------------------------------------- note sequences
@@ -315,7 +484,7 @@ def build(root, seed):
             old = json.load(fh)
         if old.get("version") == CORPUS_VERSION and old.get("seed") == seed:
             return old
-    for sub in ("synth", "missing", "instruments", "sequences", "speed"):
+    for sub in ("synth", "missing", "instruments", "holdout", "sequences", "speed", "real"):
         os.makedirs(os.path.join(root, sub), exist_ok=True)
     files = []
     build_synthetic(root, np.random.default_rng([seed, 1]), files)
@@ -323,6 +492,9 @@ def build(root, seed):
     build_instruments(root, files)
     build_sequences(root, np.random.default_rng([seed, 3]), files)
     speed = build_speed_files(root, np.random.default_rng([seed, 4]))
+    build_real(root, files)
+    for e in files:
+        e.setdefault("part", part_of(e))
     manifest = {"version": CORPUS_VERSION, "seed": seed, "files": files, "speed": speed}
     with open(manifest_path, "w") as fh:
         json.dump(manifest, fh, indent=1)

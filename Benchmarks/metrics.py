@@ -116,7 +116,8 @@ def relative_detune(results, entries):
     groups = {}
     for e in entries:
         groups.setdefault(e["group"], []).append(e)
-    rel, unmeasured, gross, voiced, total = [], 0, 0, 0, 0
+    rel, unmeasured, gross, octave, voiced, total = [], 0, 0, 0, 0, 0
+    worst = []  # (error ¢, file) per measured pair
     for members in groups.values():
         m = {}
         for e in members:
@@ -127,6 +128,7 @@ def relative_detune(results, entries):
             total += n
             voiced += len(err)
             gross += int(np.sum(np.abs(err) > GROSS))
+            octave += int(np.sum(is_octave(err)))
             if len(err):
                 m[e["detune_cents"]] = float(np.median(err)) + e["detune_cents"]  # cents re. nominal
         ref = m.get(0.0)
@@ -138,12 +140,15 @@ def relative_detune(results, entries):
                 unmeasured += 1
                 continue
             rel.append(abs((m[d] - ref) - d))
+            worst.append((rel[-1], e["file"]))
     if not rel:
         return None
     rel = np.array(rel)
+    worst.sort(reverse=True)
     return {"median": float(np.median(rel)), "p95": float(np.percentile(rel, 95)),
             "max": float(np.max(rel)), "unmeasured": unmeasured, "pairs": len(rel) + unmeasured,
-            "gross": pct(gross, voiced), "voicing_miss": pct(total - voiced, total)}
+            "gross": pct(gross, voiced), "voicing_miss": pct(total - voiced, total),
+            "octave": pct(octave, voiced), "worst": worst[:5]}
 
 
 def bad_frames_per_note(results, entries):
@@ -176,6 +181,7 @@ def sequences(results, entries):
     never = {5.0: 0, 1.0: 0}
     notes = 0
     attack_voiced = attack_oct = 0
+    note_voiced = note_oct = 0
     gap_frames = gap_pitched = 0
     for e in entries:
         r = results.get(e["file"])
@@ -196,6 +202,9 @@ def sequences(results, entries):
                     locks[tol].append(math.inf)
                 else:
                     locks[tol].append(t[first] - seg["start"])
+            vo = ~np.isnan(err)
+            note_voiced += int(vo.sum())
+            note_oct += int(is_octave(err[vo]).sum())
             att = (t <= seg["start"] + 0.3) & ~np.isnan(err)
             attack_voiced += int(att.sum())
             attack_oct += int(is_octave(err[att]).sum())
@@ -210,5 +219,92 @@ def sequences(results, entries):
         "lock1": float(np.median(locks[1.0]) * 1000),
         "never5": pct(never[5.0], notes), "never1": pct(never[1.0], notes), "notes": notes,
         "attack_octave": pct(attack_oct, attack_voiced),
+        "octave_all": pct(note_oct, note_voiced),
         "gap_pitched": pct(gap_pitched, gap_frames), "gap_frames": gap_frames,
     }
+
+
+FIRST_CORRECT = GROSS  # a reading is "correct" on a real recording when within 50 ¢ of the nominal note
+
+
+def real_recordings(results, entries):
+    """Real recordings, scored against the nominal note only (the players tuned by ear).
+
+    Per file, over the steady readings (from 0.3 s after the sound starts to where its level falls
+    35 dB under its peak; corpus.real_note_span):
+      right     voiced readings within 50 ¢ of the nominal note (right note and octave), % of voiced
+      octave    voiced readings within 50 ¢ of the nominal note ± whole octaves, % of voiced
+      wrong     other voiced readings (another note), % of voiced
+      unvoiced  steady readings with no pitch, % of steady readings
+      first     time from the sound's start to the first reading (at any time) within 50 ¢ of the
+                nominal note, ms; inf when there is none
+      spread    standard deviation of the right-note steady readings, ¢ (steadiness)
+      offset    median of the right-note steady readings re. the nominal note, ¢ (informational)
+    Pooled: right / octave / wrong over all voiced steady readings of all files, unvoiced over all
+    steady readings, median first-correct time over files (a file with none counts as infinitely
+    late), files never correct, median spread over files.
+    """
+    per = {}
+    n_voiced = n_right = n_oct = n_steady = 0
+    firsts, spreads = [], []
+    for e in entries:
+        r = results.get(e["file"])
+        if r is None:
+            continue
+        times, freqs = r
+        seg = e["segments"][0]
+        f1 = seg["f1"]
+        err_all = cents(freqs, f1)
+        ok = ~np.isnan(err_all) & (np.abs(np.nan_to_num(err_all, nan=1e9)) <= FIRST_CORRECT)
+        idx = np.nonzero(ok)[0]
+        first = (max(times[idx[0]] - seg["start"], 0.0) * 1000) if len(idx) else math.inf
+        err, n = steady(e, times, freqs)
+        right = np.abs(err) <= GROSS
+        octv = is_octave(err)
+        good = err[right]
+        spread = float(np.std(good)) if len(good) >= 3 else math.nan
+        per[e["file"]] = {
+            "right": pct(int(right.sum()), len(err)), "octave": pct(int(octv.sum()), len(err)),
+            "wrong": pct(int((~right & ~octv).sum()), len(err)), "unvoiced": pct(n - len(err), n),
+            "first": first, "spread": spread,
+            "offset": float(np.median(good)) if len(good) else math.nan, "steady": n,
+        }
+        n_voiced += len(err)
+        n_right += int(right.sum())
+        n_oct += int(octv.sum())
+        n_steady += n
+        firsts.append(first)
+        if not math.isnan(spread):
+            spreads.append(spread)
+    if not per:
+        return None
+    return {
+        "right": pct(n_right, n_voiced), "octave": pct(n_oct, n_voiced),
+        "wrong": pct(n_voiced - n_right - n_oct, n_voiced), "unvoiced": pct(n_steady - n_voiced, n_steady),
+        "first": float(np.median(firsts)), "never": sum(1 for f in firsts if f == math.inf),
+        "spread": float(np.median(spreads)) if spreads else math.nan, "files": len(per),
+        "steady": n_steady, "per_file": per,
+    }
+
+
+def parse_announcements(lines, nominal_midi):
+    """Counts `tuner --announce` lines for one single-note recording: (lines, right, wrong octave,
+    wrong note). A line names its note first ('C2, 6 cents flat', 'A#1 in tune'); the octave is wrong
+    when the pitch class is the nominal one and the octave number is not."""
+    import re
+    right = octave = other = 0
+    names = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
+    for line in lines:
+        mt = re.match(r"\s*([A-G]#?)(-?\d+)", line)
+        if not mt:
+            other += 1
+            continue
+        pc = names.index(mt.group(1))
+        midi = pc + 12 * (int(mt.group(2)) + 1)
+        if midi == nominal_midi:
+            right += 1
+        elif pc == nominal_midi % 12:
+            octave += 1
+        else:
+            other += 1
+    return len(lines), right, octave, other

@@ -16,7 +16,7 @@ mkdir -p "$out"
 log="$out/setup.log"
 : > "$log"
 
-pkgs="fluidsynth fluid-soundfont-gm python3-aubio aubio-tools python3-numpy python3-scipy python3-venv time pulseaudio pulseaudio-utils libasound2-plugins"
+pkgs="fluidsynth fluid-soundfont-gm timgm6mb-soundfont musescore-general-soundfont-small python3-soundfile python3-aubio aubio-tools python3-numpy python3-scipy python3-venv time pulseaudio pulseaudio-utils libasound2-plugins"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

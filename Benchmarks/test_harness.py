@@ -130,5 +130,118 @@ class Scoring(unittest.TestCase):
         self.assertLess(r["max"], 1e-9)
 
 
+class SplitRule(unittest.TestCase):
+    """Every render from a soundfont other than FluidR3 GM is holdout; nothing else is."""
+
+    def test_holdout_is_exactly_the_other_soundfonts(self):
+        plan = corpus.instrument_plan()
+        keys = [k for k, *_ in corpus.SOUNDFONTS]
+        self.assertEqual(keys[0], corpus.PUBLIC_SOUNDFONT)
+        self.assertGreaterEqual(len(keys), 3)
+        for key, program, _, m, hold, issue4 in plan:
+            e = {"set": "instrument", "soundfont": key, "program": program, "midi": m}
+            expected = "public" if key == "fluidr3" else "holdout"
+            self.assertEqual(corpus.part_of(e), expected)
+            path = corpus.instrument_file(key, program, m, hold, issue4, 10.0)
+            self.assertEqual(path.startswith("holdout/"), expected == "holdout", path)
+        for other in ("synthetic", "missing", "sequence", "real"):
+            self.assertEqual(corpus.part_of({"set": other}), "public")
+
+    def test_both_parts_render_the_same_programs_notes_and_holds(self):
+        by_sf = {}
+        for key, program, _, m, hold, issue4 in corpus.instrument_plan():
+            by_sf.setdefault(key, []).append((program, m, hold, issue4))
+        plans = list(by_sf.values())
+        for other in plans[1:]:
+            self.assertEqual(other, plans[0])
+
+    def test_the_issue4_set_keeps_its_file_names_and_the_widened_set_is_in_it(self):
+        plan = [p for p in corpus.instrument_plan() if p[0] == corpus.PUBLIC_SOUNDFONT]
+        issue4 = [(pg, m) for _, pg, _, m, hold, i4 in plan if i4]
+        self.assertEqual(len(issue4), 52)
+        self.assertTrue(all(hold == corpus.NOTE_HOLD for *_, hold, i4 in plan if i4))
+        self.assertEqual(corpus.instrument_file("fluidr3", 24, 40, 1.5, True, -30.0), "instruments/p24_E2_-30c.wav")
+        wide = {(pg, m) for _, pg, _, m, _, i4 in plan if not i4}
+        for bass in (32, 33, 34):
+            self.assertIn((bass, 23), wide)  # B0 on every bass program
+        for m in range(77, 82):
+            self.assertIn((40, m), wide)      # violin F5 … A5 (E5 is an open string)
+        holds = {hold for *_, hold, i4 in plan if not i4}
+        self.assertEqual((min(holds), max(holds)), (0.5, 3.0))
+
+
+class RealRecordings(unittest.TestCase):
+    def test_manifest_lists_every_copied_recording_with_a_note_and_licence(self):
+        rows = corpus.real_manifest()
+        self.assertEqual(len(rows), 19)
+        for row in rows:
+            self.assertTrue(os.path.exists(os.path.join(corpus.REAL_DIR, row["file"])), row["file"])
+            self.assertTrue(row["license"].startswith(("CC0", "TinySOL CC BY", "EGFxSet CC BY")), row["license"])
+            corpus.note_number(row["nominal_note"])
+        with open(os.path.join(corpus.REAL_DIR, "README.md")) as fh:
+            readme = fh.read()
+        self.assertIn("TinySOL", readme)
+        self.assertIn("EGFxSet", readme)
+
+    def test_note_numbers(self):
+        self.assertEqual(corpus.note_number("A4"), 69)
+        self.assertEqual(corpus.note_number("C2"), 36)
+        self.assertEqual(corpus.note_number("A#1"), 34)
+        self.assertEqual(corpus.note_number("Bb1"), 34)
+        with self.assertRaises(ValueError):
+            corpus.note_number("H2")
+
+    def test_note_span_follows_the_level(self):
+        fs = 48000
+        t = np.arange(int(3.0 * fs)) / fs
+        x = np.where(t >= 0.5, np.exp(-(t - 0.5) / 0.3), 0.0) * np.sin(2 * math.pi * 110 * t)
+        x += np.random.default_rng(4).normal(0, 1e-4, len(x))  # −80 dB: under both thresholds
+        start, steady_start, end = corpus.real_note_span(x, fs)
+        self.assertAlmostEqual(start, 0.5, delta=0.011)
+        self.assertAlmostEqual(steady_start, start + 0.3, delta=1e-9)
+        # Power falls 20·log10(e)/0.3 ≈ 29 dB per second: 35 dB under the peak after ~1.2 s.
+        self.assertAlmostEqual(end, 0.5 + 35 / (20 * math.log10(math.e) / 0.3), delta=0.03)
+
+    def entry(self):
+        return {"file": "r.wav", "midi": 36, "nominal": "C2",
+                "segments": [{"start": 0.0, "end": 2.0, "f1": corpus.midi_to_hz(36), "steady_start": 0.3,
+                              "steady_end": 2.0}]}
+
+    def test_scoring_counts_octaves_wrong_notes_first_correct_and_spread(self):
+        e = self.entry()
+        c2 = corpus.midi_to_hz(36)
+        t = np.arange(1, 201) * 0.01
+        f = np.full(200, c2 * 2 ** (3 / 1200))              # 3 ¢ sharp
+        f[:5] = np.nan                                       # nothing for 50 ms
+        f[5:8] = c2 * 2 ** (700 / 1200)                      # a fifth, before the steady part
+        f[100:110] = 2 * c2                                  # 10 octave readings in the steady part
+        f[150:152] = c2 * 2 ** (300 / 1200)                  # 2 readings of another note
+        f[180:184] = np.nan                                  # 4 unvoiced steady readings
+        f[120:170:2] += c2 * (2 ** (2 / 1200) - 1)           # a little spread
+        r = metrics.real_recordings({"r.wav": (t, f)}, [e])
+        steady = int(np.sum((t >= 0.3) & (t <= 2.0)))
+        voiced = steady - 4
+        self.assertEqual(r["steady"], steady)
+        self.assertAlmostEqual(r["octave"], 100 * 10 / voiced)
+        self.assertAlmostEqual(r["wrong"], 100 * 2 / voiced)
+        self.assertAlmostEqual(r["right"], 100 * (voiced - 12) / voiced)
+        self.assertAlmostEqual(r["unvoiced"], 100 * 4 / steady)
+        self.assertAlmostEqual(r["first"], 90.0, delta=1e-6)  # the 9th reading, at 0.09 s
+        self.assertEqual(r["never"], 0)
+        self.assertGreater(r["spread"], 0.3)
+        self.assertLess(r["spread"], 1.5)
+        self.assertAlmostEqual(r["per_file"]["r.wav"]["offset"], 3.0, delta=0.01)
+        none = metrics.real_recordings({"r.wav": (t, np.full(200, 2 * c2))}, [e])
+        self.assertEqual(none["first"], math.inf)
+        self.assertEqual(none["never"], 1)
+        self.assertEqual(none["octave"], 100.0)
+
+    def test_announcement_lines_are_sorted_into_right_octave_and_other(self):
+        lines = ["C2, 6 cents flat", "C3, 4 cents flat", "C3 in tune", "G2 in tune", "A#1, 2 cents sharp"]
+        self.assertEqual(metrics.parse_announcements(lines, 36), (5, 1, 2, 2))
+        self.assertEqual(metrics.parse_announcements([], 36), (0, 0, 0, 0))
+        self.assertEqual(metrics.parse_announcements(["C-1 in tune"], 0), (1, 1, 0, 0))
+
+
 if __name__ == "__main__":
     unittest.main()

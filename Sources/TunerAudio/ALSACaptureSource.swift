@@ -65,13 +65,7 @@ public final class ALSACaptureSource: AudioSource {
         self.handle = handle
         sampleRate = Double(hardware.rate)
         label = "ALSA \(device), \(hardware.rate) Hz"
-        if hardware.format == .s16LE {
-            let s = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(1, hardware.periodFrames))
-            s.initialize(repeating: 0)
-            scratch = s
-        } else {
-            scratch = nil
-        }
+        scratch = hardware.makeScratch()
     }
 
     deinit {
@@ -87,24 +81,17 @@ public final class ALSACaptureSource: AudioSource {
         let frames = min(buffer.count, hardware.periodFrames)
         while true {
             let target = scratch.map { UnsafeMutableRawPointer($0.baseAddress!) } ?? UnsafeMutableRawPointer(base)
-            let got = library.read(handle, into: target, frames: frames)
-            if got > 0 {
+            switch library.transfer(handle, library.read(handle, into: target, frames: frames)) {
+            case .moved(let got):
                 if let scratch {
                     for i in 0..<got { base[i] = Float(scratch[i]) * (1 / 32768) }
                 }
                 return got
+            case .again: continue
+            case .mended(let xrun): if xrun { overruns += 1 }
+            case .failed(let code):
+                throw ALSAError(kind: .vanished, device: device, code: code, reason: library.describe(code))
             }
-            if got == 0 || got == -Int(EAGAIN) || got == -Int(EINTR) { continue }
-            let code = Int32(clamping: got)
-            if code == -EPIPE || code == -ESTRPIPE {
-                let rc = library.recover(handle, from: code)
-                if rc == 0 {
-                    if code == -EPIPE { overruns += 1 }
-                    continue
-                }
-                throw ALSAError(kind: .vanished, device: device, code: rc, reason: library.describe(rc))
-            }
-            throw ALSAError(kind: .vanished, device: device, code: code, reason: library.describe(code))
         }
     }
 

@@ -1,5 +1,5 @@
-/// Why ALSA capture could not start or stopped: always names the device and gives alsa-lib's reason
-/// (`snd_strerror`) in one line.
+/// Why ALSA capture or playback could not start or stopped: always names the device and gives
+/// alsa-lib's reason (`snd_strerror`) in one line.
 public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// `snd_pcm_open` found no such PCM or card (ENOENT, ENODEV, ENXIO, …).
@@ -14,6 +14,12 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
         case listing
     }
 
+    /// Which way the audio goes: in from `--device` or out to `--playback-device`.
+    public enum Direction: Sendable, Equatable {
+        case capture, playback
+    }
+
+    public var direction: Direction
     public var kind: Kind
     /// The PCM name as the user gave it, e.g. "default" or "hw:1,0".
     public var device: String
@@ -22,7 +28,8 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
     /// alsa-lib's words for `code`, e.g. "No such file or directory".
     public var reason: String
 
-    public init(kind: Kind, device: String, code: Int32, reason: String) {
+    public init(kind: Kind, device: String, code: Int32, reason: String, direction: Direction = .capture) {
+        self.direction = direction
         self.kind = kind
         self.device = device
         self.code = code
@@ -30,6 +37,20 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        if direction == .playback {
+            switch kind {
+            case .noDevice:
+                return "cannot open playback device \"\(device)\" (ALSA: \(reason)); name another with --playback-device"
+            case .busy:
+                return "playback device \"\(device)\" is busy (ALSA: \(reason)); close the program using it"
+            case .unsupported:
+                return "playback device \"\(device)\" cannot play mono audio here (ALSA: \(reason)); try another --playback-device"
+            case .vanished:
+                return "playback device \"\(device)\" stopped playing (ALSA: \(reason))"
+            case .listing:
+                return "cannot list playback devices (ALSA: \(reason))"
+            }
+        }
         switch kind {
         case .noDevice:
             return "cannot open capture device \"\(device)\" (ALSA: \(reason)); see --list-devices"
@@ -45,8 +66,9 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Classifies an error code of `snd_pcm_open`.
-    static func opening(_ device: String, code: Int32, reason: String) -> ALSAError {
-        ALSAError(kind: code == -EBUSY ? .busy : .noDevice, device: device, code: code, reason: reason)
+    static func opening(_ device: String, code: Int32, reason: String, direction: Direction = .capture) -> ALSAError {
+        ALSAError(kind: code == -EBUSY ? .busy : .noDevice, device: device, code: code, reason: reason,
+                  direction: direction)
     }
 }
 

@@ -57,7 +57,7 @@ public struct ALSAHardware: Sendable, Equatable {
     }
 }
 
-/// An open capture PCM: the `snd_pcm_t` and, for a PCM opened from a configuration text, the
+/// An open capture or playback PCM: the `snd_pcm_t` and, for a PCM opened from a configuration text, the
 /// `snd_config_t` tree it was opened from (kept alive until `close`).
 public struct ALSAHandle {
     public var pcm: OpaquePointer
@@ -79,7 +79,7 @@ public struct ALSADeviceHint: Sendable, Equatable {
     }
 }
 
-/// Every alsa-lib call the capture path makes, in one place a test can replace.
+/// Every alsa-lib call the capture and playback paths make, in one place a test can replace.
 ///
 /// Failures are negative errno codes as alsa-lib returns them; `describe` turns one into words
 /// (`snd_strerror`). `SystemALSA` is the real thing; tests hand `ALSACaptureSource` a fake to
@@ -90,12 +90,20 @@ public protocol ALSALibrary {
     /// Opens `name` for blocking capture (`snd_pcm_open`), or, given `configuration` text, from that
     /// configuration alone (`snd_config_load` + `snd_pcm_open_lconf`). Returns the handle or a code.
     func openCapture(name: String, configuration: String?) -> Result<ALSAHandle, ALSACode>
-    /// Sets up interleaved mono capture as close to `request` as the device allows
+    /// Opens `name` for blocking playback, as `openCapture` does for capture.
+    func openPlayback(name: String, configuration: String?) -> Result<ALSAHandle, ALSACode>
+    /// Sets up interleaved mono capture or playback (whichever the handle was opened for) as close to `request` as the device allows
     /// (`snd_pcm_hw_params_*`, then `snd_pcm_prepare`).
     func configure(_ handle: ALSAHandle, _ request: ALSARequest) -> Result<ALSAHardware, ALSACode>
     /// Blocks until `frames` frames are read into `buffer` (`snd_pcm_readi`); returns the number of
     /// frames or a negative code.
     func read(_ handle: ALSAHandle, into buffer: UnsafeMutableRawPointer, frames: Int) -> Int
+    /// Blocks until `frames` frames from `buffer` are queued for playback (`snd_pcm_writei`); returns
+    /// the number of frames taken or a negative code.
+    func write(_ handle: ALSAHandle, from buffer: UnsafeRawPointer, frames: Int) -> Int
+    /// Waits until everything written has been played (`snd_pcm_drain`), then makes the PCM ready for
+    /// the next sound (`snd_pcm_prepare`); 0 or a negative code.
+    func drain(_ handle: ALSAHandle) -> Int32
     /// Brings the PCM back after an overrun or suspend (`snd_pcm_recover`, silent); 0 when it worked.
     func recover(_ handle: ALSAHandle, from code: Int32) -> Int32
     /// Closes the PCM (`snd_pcm_close`) and frees the configuration tree (`snd_config_delete`).
@@ -110,4 +118,41 @@ public protocol ALSALibrary {
 public struct ALSACode: Error, Equatable, Sendable {
     public var value: Int32
     public init(_ value: Int32) { self.value = value }
+}
+
+extension ALSAHardware {
+    /// A buffer for one period of 16-bit frames, for a device that agreed to `.s16LE` (converted to or
+    /// from float around each transfer); nil for a float device, whose frames move in place. The
+    /// caller owns it and deallocates it.
+    func makeScratch() -> UnsafeMutableBufferPointer<Int16>? {
+        guard format == .s16LE else { return nil }
+        let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(1, periodFrames))
+        scratch.initialize(repeating: 0)
+        return scratch
+    }
+}
+
+/// What a `snd_pcm_readi`/`snd_pcm_writei` result means for the capture and playback loops.
+enum ALSATransfer: Equatable {
+    /// This many frames moved.
+    case moved(Int)
+    /// Nothing moved but nothing is wrong (0, EAGAIN, EINTR): try again.
+    case again
+    /// An overrun or underrun (`xrun`) or a suspend was mended by `snd_pcm_recover`: go on.
+    case mended(xrun: Bool)
+    /// A failure that could not be mended; the code names it.
+    case failed(Int32)
+}
+
+extension ALSALibrary {
+    /// Interprets `got`, the result of a read or a write on `handle`, mending overruns, underruns and
+    /// suspends with `recover` (silent).
+    func transfer(_ handle: ALSAHandle, _ got: Int) -> ALSATransfer {
+        if got > 0 { return .moved(got) }
+        if got == 0 || got == -Int(EAGAIN) || got == -Int(EINTR) { return .again }
+        let code = Int32(clamping: got)
+        guard code == -EPIPE || code == -ESTRPIPE else { return .failed(code) }
+        let rc = recover(handle, from: code)
+        return rc == 0 ? .mended(xrun: code == -EPIPE) : .failed(rc)
+    }
 }

@@ -10,9 +10,17 @@ public struct SystemALSA: ALSALibrary {
     public func silenceErrors() { ctuner_alsa_silence_errors() }
 
     public func openCapture(name: String, configuration: String?) -> Result<ALSAHandle, ALSACode> {
+        open(name: name, stream: SND_PCM_STREAM_CAPTURE, configuration: configuration)
+    }
+
+    public func openPlayback(name: String, configuration: String?) -> Result<ALSAHandle, ALSACode> {
+        open(name: name, stream: SND_PCM_STREAM_PLAYBACK, configuration: configuration)
+    }
+
+    private func open(name: String, stream: snd_pcm_stream_t, configuration: String?) -> Result<ALSAHandle, ALSACode> {
         var pcm: OpaquePointer?
         guard let configuration else {
-            let rc = snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, 0)
+            let rc = snd_pcm_open(&pcm, name, stream, 0)
             guard rc == 0, let pcm else { return .failure(ALSACode(rc < 0 ? rc : -EINVAL)) }
             return .success(ALSAHandle(pcm: pcm))
         }
@@ -32,7 +40,7 @@ public struct SystemALSA: ALSALibrary {
             snd_config_delete(top)
             return .failure(ALSACode(rc))
         }
-        rc = snd_pcm_open_lconf(&pcm, name, SND_PCM_STREAM_CAPTURE, 0, top)
+        rc = snd_pcm_open_lconf(&pcm, name, stream, 0, top)
         guard rc == 0, let pcm else {
             snd_config_delete(top)
             return .failure(ALSACode(rc < 0 ? rc : -EINVAL))
@@ -97,6 +105,15 @@ public struct SystemALSA: ALSALibrary {
 
     public func read(_ handle: ALSAHandle, into buffer: UnsafeMutableRawPointer, frames: Int) -> Int {
         Int(snd_pcm_readi(handle.pcm, buffer, snd_pcm_uframes_t(frames)))
+    }
+
+    public func write(_ handle: ALSAHandle, from buffer: UnsafeRawPointer, frames: Int) -> Int {
+        Int(snd_pcm_writei(handle.pcm, buffer, snd_pcm_uframes_t(frames)))
+    }
+
+    public func drain(_ handle: ALSAHandle) -> Int32 {
+        let rc = snd_pcm_drain(handle.pcm)
+        return rc < 0 ? rc : snd_pcm_prepare(handle.pcm)
     }
 
     public func recover(_ handle: ALSAHandle, from code: Int32) -> Int32 {

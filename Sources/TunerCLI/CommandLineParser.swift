@@ -52,6 +52,7 @@ public struct CommandLineParser: Sendable {
             }
             options.given.insert(definition.long)
         }
+        try TunerFlags.finish(&options)
         try validate(options)
         return .run(options)
     }
@@ -59,15 +60,36 @@ public struct CommandLineParser: Sendable {
     /// Rules between flags.
     private func validate(_ options: TunerOptions) throws(UsageError) {
         if options.listTunings { return }
+        if options.given.contains("tone") {
+            for other in ["file", "expect", "announce", "speak", "output", "device", "rate", "list-devices", "tuning",
+                          "chime", "plot"] where options.given.contains(other) {
+                throw .conflict("'--tone' and '--\(other)' cannot be used together: '--tone' only plays a note and "
+                    + "exits; leave out one of them.")
+            }
+        }
         if options.given.contains("expect") {
             guard options.file != nil else {
                 throw .conflict("'--expect' needs '--file': it checks the settled pitch of a recording; "
                     + "add '--file <path>', e.g. 'tuner --file a2.wav --expect A2'.")
             }
-            for other in ["announce", "speak", "output"] where options.given.contains(other) {
+            for other in ["announce", "speak", "output", "chime"] where options.given.contains(other) {
                 throw .conflict("'--expect' and '--\(other)' cannot be used together: '--expect' prints only its "
                     + "verdict; leave out '--\(other)'.")
             }
+        }
+        if options.given.contains("plot") {
+            guard options.file != nil else {
+                throw .conflict("'--plot' needs '--file': it draws a recording after analysing it; add "
+                    + "'--file <path>', e.g. 'tuner --file a2.wav --plot a2.svg'.")
+            }
+            for other in ["output", "announce", "speak", "expect", "chime"] where options.given.contains(other) {
+                throw .conflict("'--plot' and '--\(other)' cannot be used together: '--plot' writes only the graph; "
+                    + "leave out one of them.")
+            }
+        }
+        if options.chime, let output = options.output, output != .screen {
+            throw .conflict("'--chime' and '--output \(output.rawValue)' cannot be used together: the chimes sound "
+                + "with the screen, --announce or --speak; leave out one of them.")
         }
         for mode in ["announce", "speak"] where options.given.contains(mode) && options.given.contains("output") {
             throw .conflict("'--\(mode)' and '--output' cannot be used together: '--\(mode)' replaces the output "
@@ -78,7 +100,7 @@ public struct CommandLineParser: Sendable {
                 throw .conflict("'--poly' needs '--tuning': each string is read near its own target; add the "
                     + "strings, e.g. 'tuner --poly --tuning guitar'.")
             }
-            for other in ["expect", "speak"] where options.given.contains(other) {
+            for other in ["expect", "speak", "plot", "tone"] where options.given.contains(other) {
                 throw .conflict("'--poly' and '--\(other)' cannot be used together: '--\(other)' works on one "
                     + "note at a time; leave out one of them.")
             }

@@ -47,13 +47,18 @@ enum HelpText {
                           + "\"target_cents\" (cents from it, unclamped) and \"target_in_tune\"; after the "
                           + "reading at which a note settled (held steady for 0.5 s) comes a line "
                           + "{\"event\":\"settled\",…} with time, start, string, target, frequency, cents (from "
-                          + "the target, the median of the steady time) and in_tune.", indent: "  ")
+                          + "the target, the median of the steady time), in_tune and target_frequency.", indent: "  ")
+        lines += wrapText("Notes are named by --names and --transpose (the written note); with --temperament, "
+                          + "cents are from the tempered target.", indent: "  ")
         lines.append("")
         lines += wrapText("SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the tolerance "
                           + "zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move A4 by 1 Hz, "
-                          + "s shows the strobe band (it drifts left when flat, right when sharp). With --tuning, "
+                          + "s shows the strobe band (it drifts left when flat, right when sharp), t plays the "
+                          + "target note (input is ignored while it sounds), h shows the last 10 s as a graph "
+                          + "of cents. With --tuning, "
                           + "a row of the strings shows the target one as [A2] and ✓ on strings that settled in "
-                          + "tune; 1…9 lock a string, 0 returns to automatic. With no capture device, 'tuner' "
+                          + "tune; 1…9 lock a string, 0 returns to automatic. The status line names the "
+                          + "temperament, capo, transposition and names in force. With no capture device, 'tuner' "
                           + "shows a built-in demo. NO_COLOR turns colours off.",
                           indent: "")
         lines.append("")
@@ -74,6 +79,10 @@ enum HelpText {
         lines.append("  tuner --tuning drop-d")
         lines.append("  tuner --tuning \"D2 G2 D3 G3 B3 D4\" --announce")
         lines.append("  tuner --file a2.wav --expect A2 -t 2 && echo in tune")
+        lines.append("  tuner --temperament meantone --root D")
+        lines.append("  tuner --file e4.wav --expect E4 --temperament werck3.scl")
+        lines.append("  tuner --transpose Bb --names german")
+        lines.append("  tuner --tuning guitar --capo 2 --offsets \"0 -2 0 0 -1.5 0\"")
         return lines.joined(separator: "\n") + "\n"
     }
 

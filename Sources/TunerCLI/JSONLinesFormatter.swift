@@ -6,6 +6,9 @@ import TunerMusic
 /// `{"time":1.23,"frequency":109.536,"note":"A2","cents":-7.3,"in_tune":false,"level_db":-12.5}`.
 /// Numbers are written in full (shortest text that reads back as the same Double), never NaN or infinity.
 struct JSONLinesFormatter: ReadingFormatter {
+    /// How notes are named (temperament, names, transposition).
+    var system = TargetSystem.standard
+
     func line(for reading: Reading) -> String {
         fields(of: reading) + "}\n"
     }
@@ -16,7 +19,7 @@ struct JSONLinesFormatter: ReadingFormatter {
         text += Self.number(reading.time.isFinite ? reading.time : 0)
         if let pitch = reading.printablePitch {
             text += ",\"frequency\":" + Self.number(pitch.frequency.value)
-            text += ",\"note\":\"" + pitch.note.description + "\""
+            text += ",\"note\":\"" + system.name(of: pitch.note) + "\""
             text += ",\"cents\":" + Self.number(pitch.cents.value)
         } else {
             text += ",\"frequency\":null,\"note\":null,\"cents\":null"

@@ -10,13 +10,16 @@ import TunerMusic
 ///
 /// ✓ means within the tolerance.
 struct TextFormatter: ReadingFormatter {
+    /// How notes are named (temperament, names, transposition).
+    var system = TargetSystem.standard
+
     func line(for reading: Reading) -> String {
         let time = String(format: "%7.3f s", reading.time.isFinite ? reading.time : 0)
         let level = String(format: "%6.1f dBFS", reading.printableLevel)
         guard let pitch = reading.printablePitch else {
             return "\(time)  \("no pitch".padding(toLength: 27, withPad: " ", startingAt: 0))  \(level)\n"
         }
-        let note = pitch.note.description.padding(toLength: 4, withPad: " ", startingAt: 0)
+        let note = system.name(of: pitch.note).padding(toLength: 4, withPad: " ", startingAt: 0)
         let frequency = String(format: "%8.2f Hz", pitch.frequency.value)
         let tenths = (pitch.cents.value * 10).rounded() / 10
         let cents = String(format: "%+6.1f ¢", tenths == 0 ? 0 : tenths)  // never "-0.0"
@@ -38,13 +41,13 @@ extension TextFormatter {
         if let target = step.target, step.reading.printablePitch != nil, target.rawCents.value.isFinite {
             text.removeLast()  // the newline
             let label = tuning.labels.indices.contains(target.stringIndex) ? tuning.labels[target.stringIndex]
-                : target.note.description
+                : system.name(of: target.note)
             let tenths = (target.rawCents.value * 10).rounded() / 10
             text += "   string \(target.stringIndex + 1) " + label.padding(toLength: 4, withPad: " ", startingAt: 0)
                 + String(format: "%+8.1f ¢", tenths == 0 ? 0 : tenths) + "  " + (target.isInTune ? "✓" : "✗") + "\n"
         }
         if let settled = step.settled {
-            text += "  settled: " + Announcement.text(for: settled, tuning: tuning) + "\n"
+            text += "  settled: " + Announcement.text(for: settled, tuning: tuning, system: system) + "\n"
         }
         return text
     }

@@ -53,11 +53,14 @@ public enum TunerCommand {
         case announce
         /// `--expect`.
         case expect
+        /// `--plot`.
+        case plot
     }
 
     /// The mode the options ask for.
     static func mode(_ options: TunerOptions, io: SystemIO) -> Mode {
         if options.expect != nil { return .expect }
+        if options.plot != nil { return .plot }
         if options.announce || options.speak { return .announce }
         switch options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput)) {
         case .screen: return .screen
@@ -70,16 +73,47 @@ public enum TunerCommand {
     static func tune(_ options: TunerOptions, io: SystemIO, environment: [String: String] = currentEnvironment()) async -> ExitCode {
         if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
         if options.listDevices { return listDevices(io: io) }
+        if let path = options.plot, let problem = PlotSVG.unwritable(path) {
+            io.printError("Error: cannot write the plot to '\(path)': \(problem).\n")
+            return .failure
+        }
         let mode = mode(options, io: io)
+        let system: TargetSystem
+        var options = options
+        switch loadSystem(&options, io: io) {
+        case .success(let loaded): system = loaded
+        case .failure(let exit): return exit.code
+        }
+        if let note = options.tone { return await playTone(note, system: system, options: options, io: io) }
+        if options.chime && (mode == .text || mode == .jsonl) {
+            io.printError("Error: '--chime' sounds with the screen, --announce or --speak, and standard output is "
+                          + "not a terminal here; add '--announce' or '--output screen'.\n")
+            return .usage
+        }
+        // One player for every sound of the run; speech comes at espeak-ng's rate, so the chimes are
+        // made at it too and the device is not reopened between them.
+        let player = SoundPlayer(device: options.playbackDevice)
+        defer { player.close() }
+        let soundRate = options.speak ? Speaker.speechRate : TunerOptions.playbackRate
         var speaker: Speaker?
         if options.speak {
             switch Speaker.find(path: environment["PATH"]) {
-            case .success(let found): speaker = found
+            case .success(let executable): speaker = Speaker(executable: executable, player: player)
             case .failure(let failure):
                 io.printError("Error: \(failure)\n")
                 return .unavailable
             }
         }
+        if options.speak || options.chime {
+            // Opened now, so that a missing device is reported before the tuner starts.
+            do {
+                try player.open(rate: soundRate)
+            } catch {
+                io.printError("Error: \(error)\n")
+                return .unavailable
+            }
+        }
+        let sounds = PlaybackSounds(player: player, options: options, rate: soundRate)
         let source: any AudioSource
         switch openSource(options, paced: mode == .screen, demo: mode == .screen, io: io) {
         case .success(let opened): source = opened
@@ -89,15 +123,16 @@ public enum TunerCommand {
             // Both engines when the strum analyser can read the tuning (made once here to ask it, and
             // dropped); else one string at a time, or with --poly a one-line refusal.
             do {
-                _ = try PolyEngine(sampleRate: source.sampleRate, targets: tuning.frequencies(a4: options.a4),
+                let judge = StrumJudge(tuning: tuning, settings: options.settings, system: system)
+                _ = try PolyEngine(sampleRate: source.sampleRate, targets: judge.targets,
                                    configuration: options.configuration) { _ in }
-                return await showSwitchableScreen(options, tuning: tuning, source: source, io: io)
+                return await showSwitchableScreen(options, judge: judge, sounds: sounds, source: source, io: io)
             } catch {
                 if options.poly { return refusePoly(tuning, error, io: io) }
             }
         }
         if options.poly, let tuning = options.tuning {
-            return await tunePoly(options, tuning: tuning, mode: mode, source: source, io: io)
+            return await tunePoly(options, tuning: tuning, system: system, mode: mode, source: source, io: io)
         }
         let session: TunerSession
         do {
@@ -116,33 +151,41 @@ public enum TunerCommand {
         let live = options.file == nil
         switch mode {
         case .screen:
-            return await showScreen(session, options: options, io: io)
+            return await showScreen(session, options: options, system: system, sounds: sounds, io: io)
         case .text, .jsonl:
             let lines: (TuningTracker.Step) -> String
             switch (mode, options.tuning) {
-            case (.text, let tuning?): lines = { TextFormatter().lines(for: $0, tuning: tuning) }
-            case (.text, nil): lines = { TextFormatter().line(for: $0.reading) }
-            case (_, let tuning?): lines = TuningLinesFormatter(tuning: tuning).lines(for:)
-            case (_, nil): lines = { JSONLinesFormatter().line(for: $0.reading) }
+            case (.text, let tuning?): lines = { TextFormatter(system: system).lines(for: $0, tuning: tuning) }
+            case (.text, nil): lines = { TextFormatter(system: system).line(for: $0.reading) }
+            case (_, let tuning?):
+                lines = TuningLinesFormatter(tuning: tuning, system: system, a4: options.a4).lines(for:)
+            case (_, nil): lines = { JSONLinesFormatter(system: system).line(for: $0.reading) }
             }
-            let pipeline = ReadingPipeline(settings: options.settings, tuning: options.tuning)
+            let pipeline = ReadingPipeline(settings: options.settings, system: system, tuning: options.tuning)
             let printed = await printLines(of: session, through: pipeline, live: live, io: io, lines)
             guard printed == .success else { return printed }
             return reportFailure(of: session, io: io) ?? .success
         case .announce:
             let notes = SettledNotes(measurements: session.measurements, settings: options.settings,
-                                     tuning: options.tuning)
+                                     system: system, tuning: options.tuning)
+            var chime: (@Sendable (Bool) async -> String?)?
+            if options.chime {
+                chime = { @Sendable inTune in await sounds.play(.chime(inTune: inTune)) }
+            }
             let announced = await SettledOutput.announce(
-                notes, tuning: options.tuning, printing: options.announce, speaker: speaker,
+                notes, tuning: options.tuning, system: system, printing: options.announce, speaker: speaker,
+                chime: chime,
                 ignoreWhileSpeaking: options.file == nil, stop: { session.stop() }, io: io)
             guard announced == .success else { return announced }
             return reportFailure(of: session, io: io) ?? .success
+        case .plot:
+            return await writePlot(of: session, options: options, system: system, io: io)
         case .expect:
             // The verdict is on the note itself, so the notes settle chromatically (no target string).
             let settled = await SettledOutput.settledNotes(
-                of: SettledNotes(measurements: session.measurements, settings: options.settings))
+                of: SettledNotes(measurements: session.measurements, settings: options.settings, system: system))
             if let failed = reportFailure(of: session, io: io) { return failed }
-            guard let verdict = options.expectation?.verdict(for: settled) else { return .usage }
+            guard let verdict = options.expectation(in: system)?.verdict(for: settled) else { return .usage }
             if print(verdict.message + "\n", io: io) != ExitCode.success.rawValue { return .failure }
             return verdict.passed ? .success : .failure
         }
@@ -150,9 +193,9 @@ public enum TunerCommand {
 
     /// `--poly`: every string of the tuning read at once, printed a line per reading (text, jsonl) or
     /// a line per settled strum (`--announce`), or shown on the screen.
-    static func tunePoly(_ options: TunerOptions, tuning: Tuning, mode: Mode, source: sending any AudioSource,
-                         io: SystemIO) async -> ExitCode {
-        let judge = StrumJudge(tuning: tuning, settings: options.settings)
+    static func tunePoly(_ options: TunerOptions, tuning: Tuning, system: TargetSystem, mode: Mode,
+                         source: sending any AudioSource, io: SystemIO) async -> ExitCode {
+        let judge = StrumJudge(tuning: tuning, settings: options.settings, system: system)
         let session: PolySession
         do {
             let unpacedFile = options.file != nil && mode != .screen
@@ -175,7 +218,7 @@ public enum TunerCommand {
             }
         case .screen:
             return .usage  // the screen runs a switchable session (showScreen), never this one
-        case .expect:
+        case .expect, .plot:
             return .usage  // refused by the parser
         }
         guard outcome == .success else { return outcome }
@@ -190,18 +233,69 @@ public enum TunerCommand {
         return .usage
     }
 
+    /// `--tone`: plays `note` (at `--a4`, in the temperament asked for) for `--duration` seconds and
+    /// returns when it has been heard.
+    static func playTone(_ note: Note, system: TargetSystem, options: TunerOptions, io: SystemIO) async -> ExitCode {
+        let frequency = system.frequency(of: note, a4: options.a4)
+        let sound = Sounds.tone(frequency, seconds: options.duration, timbre: options.toneTimbre,
+                                rate: TunerOptions.playbackRate)
+        let player = SoundPlayer(device: options.playbackDevice)
+        defer { player.close() }
+        do {
+            try player.open(rate: sound.rate)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        let line = "Playing \(note) (\(String(format: "%.2f", frequency.value)) Hz, A4 = "
+            + "\(TunerFlags.number(options.a4.value)) Hz) for \(TunerFlags.number(options.duration)) s.\n"
+        if print(line, io: io) != ExitCode.success.rawValue { return .failure }
+        do {
+            try await player.play(sound)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .unavailable
+        }
+        return .success
+    }
+
+    /// `--plot`: every measurement of the file through a `ReadingPipeline` (as the screen takes them), then
+    /// the SVG, and one line saying what was written.
+    static func writePlot(of session: TunerSession, options: TunerOptions, system: TargetSystem,
+                          io: SystemIO) async -> ExitCode {
+        guard let path = options.plot, let file = options.file else { return .usage }
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        var plot = PlotSVG(title: "\(name) — A4 \(TunerFlags.number(options.a4.value)) Hz, tolerance ±"
+                           + "\(TunerFlags.number(options.tolerance.value)) ¢",
+                           tolerance: options.tolerance.value,
+                           reference: options.tuning == nil ? "nearest note" : "target string")
+        var pipeline = ReadingPipeline(settings: options.settings, system: system, tuning: options.tuning)
+        for await measurement in session.measurements { plot.add(pipeline.process(measurement), tuning: options.tuning) }
+        if let failed = reportFailure(of: session, io: io) { return failed }
+        do {
+            try plot.render().write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            io.printError("Error: cannot write the plot to '\(path)': \(error.localizedDescription)\n")
+            return .failure
+        }
+        let pitched = plot.points.filter { $0.cents != nil }.count
+        let seconds = String(format: "%.1f", plot.points.last?.time ?? 0)
+        let line = "Wrote \(path): \(pitched) pitched readings of \(plot.points.count) over \(seconds) s.\n"
+        return print(line, io: io) == ExitCode.success.rawValue ? .success : .failure
+    }
+
     /// The process environment (for `PATH` when looking for espeak-ng).
     static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     /// The screen with a tuning: both engines made, key p switches between one string and every string
     /// (`--poly` starts with every string).
-    static func showSwitchableScreen(_ options: TunerOptions, tuning: Tuning, source: sending any AudioSource,
-                                     io: SystemIO) async -> ExitCode {
+    static func showSwitchableScreen(_ options: TunerOptions, judge: StrumJudge, sounds: PlaybackSounds,
+                                     source: sending any AudioSource, io: SystemIO) async -> ExitCode {
         let engineSwitch = EngineSwitch(strums: options.poly)
         let settings = ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance)
         let session: SwitchableSession
         do {
-            session = try SwitchableSession(source: source, targets: tuning.frequencies(a4: options.a4),
+            session = try SwitchableSession(source: source, targets: judge.targets,
                                             engineSwitch: engineSwitch, configuration: options.configuration)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
@@ -210,7 +304,8 @@ public enum TunerCommand {
         let outcome: ScreenOutcome
         do {
             outcome = try await TunerScreen.run(session: session, engineSwitch: engineSwitch, settings: settings,
-                                                gate: options.configuration.gate, tuning: tuning)
+                                                gate: options.configuration.gate, tuning: judge.tuning,
+                                                system: judge.system, sounds: sounds, chime: options.chime)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -219,12 +314,15 @@ public enum TunerCommand {
     }
 
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
-    static func showScreen(_ session: TunerSession, options: TunerOptions, io: SystemIO) async -> ExitCode {
+    static func showScreen(_ session: TunerSession, options: TunerOptions, system: TargetSystem,
+                           sounds: PlaybackSounds,
+                           io: SystemIO) async -> ExitCode {
         let outcome: ScreenOutcome
         do {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
-                gate: options.configuration.gate, tuning: options.tuning)
+                gate: options.configuration.gate, tuning: options.tuning, system: system, sounds: sounds,
+                chime: options.chime)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -333,6 +431,57 @@ public enum TunerCommand {
             return .failure
         }
         return .success
+    }
+
+    /// The table of targets the options ask for: a built-in temperament, or a Scala `.scl` (and `.kbm`)
+    /// file read now. A file that cannot be read or is not a valid scale is one line naming the file
+    /// (and line) and exit 66; a scale that does not fit the other flags is a usage error (64).
+    static func loadSystem(_ options: inout TunerOptions, io: SystemIO) -> Result<TargetSystem, Exit> {
+        guard options.temperamentIsFile else {
+            return .success(options.system(temperament: Temperament.named(options.temperament) ?? .equal))
+        }
+        func read(_ path: String) -> String? {
+            guard let data = FileManager.default.contents(atPath: path),
+                  let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                io.printError("Error: cannot read '\(path)': "
+                              + (!exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "not readable")
+                              + "\n")
+                return nil
+            }
+            return text
+        }
+        let path = options.temperament
+        guard let text = read(path) else { return .failure(Exit(code: .noInput)) }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let temperament: Temperament
+        var mapping: Scala.KeyboardMapping?
+        do throws(ScalaError) {
+            temperament = try Scala.scale(text: text, file: path, name: name)
+            if let kbm = options.kbm {
+                guard let text = read(kbm) else { return .failure(Exit(code: .noInput)) }
+                mapping = try Scala.mapping(text: text, file: kbm)
+            }
+        } catch {
+            io.printError("Error: \(UsageMessages.message(for: error))\n")
+            return .failure(Exit(code: .noInput))
+        }
+        let system = options.system(temperament: temperament, mapping: mapping)
+        if temperament.count != 12, options.tuning != nil {
+            io.printError("Error: '--tuning' needs a temperament of 12 notes; '\(name)' has \(temperament.count): "
+                          + "leave out one of them.\n")
+            return .failure(Exit(code: .usage))
+        }
+        if let text = options.expectText {
+            guard let expected = try? Expectation(parsing: text, system: system) else {
+                io.printError("Error: Invalid value '\(text)' for '--expect <note>': not a note of '\(name)'; write "
+                              + "the root of a period and the degree above it, e.g. C4 or C4+3.\n")
+                return .failure(Exit(code: .usage))
+            }
+            options.expect = expected.note
+        }
+        return .success(system)
     }
 
     /// Prints a file error as one line and returns its exit code.

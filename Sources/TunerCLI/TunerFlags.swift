@@ -1,3 +1,4 @@
+import TunerAudio
 import TunerBridge
 import TunerMusic
 
@@ -80,11 +81,7 @@ enum TunerFlags {
                 + "picked automatically (on the screen keys 1…9 lock one); text and jsonl lines add it.",
             defaultText: { $0.tuning.map { $0.key ?? "custom" } ?? "chromatic" },
             apply: { options, value throws(OptionDefinition.InvalidValue) in
-                do throws(TuningError) {
-                    options.tuning = try Tuning.resolve(value)
-                } catch {
-                    throw .init(UsageMessages.message(for: error))
-                }
+                options.tuningText = value  // read with --names and --transpose, see `TunerFlags.finish`
             }),
         OptionDefinition(
             long: "list-tunings", short: nil, valueName: nil, example: nil,
@@ -100,8 +97,9 @@ enum TunerFlags {
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.announce = true }),
         OptionDefinition(
             long: "speak", short: nil, valueName: nil, example: nil,
-            help: "Say each settled note through espeak-ng (it must be installed); with live input the tuner "
-                + "ignores the input while it speaks. Add --announce to print the lines too.",
+            help: "Say each settled note through espeak-ng (it must be installed), played through "
+                + "--playback-device; with live input the tuner ignores the input while it speaks. Add "
+                + "--announce to print the lines too.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.speak = true }),
         OptionDefinition(
@@ -110,11 +108,154 @@ enum TunerFlags {
                 + "the tolerance, else 1, printing by how much.",
             defaultText: nil,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
-                do {
-                    options.expect = try Expectation(parsing: value).note
-                } catch {
-                    throw .init("must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
+                options.expectText = value  // read with --names and --transpose, see `TunerFlags.finish`
+            }),
+    ] + tuningSystems
+
+    /// The flags of tuning systems (issue 14), kept together.
+    static let tuningSystems: [OptionDefinition] = [
+        OptionDefinition(
+            long: "temperament", short: nil, valueName: "name|file", example: "meantone",
+            help: "The temperament targets are tuned in: \(Temperament.builtIns.map(\.name).joined(separator: ", ")), "
+                + "NNedo (N equal divisions of the octave, \(Limits.edo.lowerBound)…\(Limits.edo.upperBound), e.g. "
+                + "19edo), or a Scala scale file ending in .scl. The note A keeps --a4; the others follow the "
+                + "temperament's intervals above --root.",
+            defaultText: { $0.temperament },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard value.lowercased().hasSuffix(".scl") || Temperament.named(value) != nil else {
+                    throw .init("must be one of \(Temperament.builtIns.map(\.name).joined(separator: ", ")), NNedo "
+                                + "(\(Limits.edo.lowerBound)…\(Limits.edo.upperBound), e.g. 19edo) or a Scala file "
+                                + "ending in .scl; see --list-tunings")
                 }
+                options.temperament = value
+            }),
+        OptionDefinition(
+            long: "root", short: nil, valueName: "note", example: "D",
+            help: "The key the temperament is built on: a note name without octave, e.g. C, D, Eb, F#.",
+            defaultText: { NoteNames.english.pitchClasses[$0.root] },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                options.rootText = value  // read with --names, see `TunerFlags.finish`
+            }),
+        OptionDefinition(
+            long: "kbm", short: nil, valueName: "file", example: "a415.kbm",
+            help: "A Scala keyboard mapping for a .scl temperament: its middle note is the scale's root, its "
+                + "reference note sounds at its reference frequency (instead of A4 at --a4).",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be the path of a Scala .kbm file") }
+                options.kbm = value
+            }),
+        OptionDefinition(
+            long: "transpose", short: nil, valueName: "key", example: "Bb",
+            help: "For a transposing instrument: \(Transposition.keys.map(\.name).joined(separator: ", ")), or the "
+                + "signed semitones from written to sounding pitch (Bb is -2). Every note shown, printed, "
+                + "announced or expected is then the written note; frequencies stay concert pitch.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let semitones = Transposition.parse(value) else {
+                    throw .init("must be a key (\(Transposition.keys.map(\.name).joined(separator: ", "))) or a signed "
+                                + "number of semitones, \(Limits.transposition.lowerBound)…"
+                                + "\(Limits.transposition.upperBound), e.g. --transpose Bb or --transpose -2")
+                }
+                options.transposition = semitones
+            }),
+        OptionDefinition(
+            long: "capo", short: nil, valueName: "fret", example: "2",
+            help: "With --tuning: a capo on this fret (\(Limits.capo.lowerBound)…\(Limits.capo.upperBound)) raises "
+                + "every string's target that many semitones.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let fret = Int(value), Limits.capo.contains(fret) else {
+                    throw .init("must be a whole number of frets, \(Limits.capo.lowerBound)…\(Limits.capo.upperBound)")
+                }
+                options.capo = fret
+            }),
+        OptionDefinition(
+            long: "names", short: nil, valueName: "scheme", example: "german",
+            help: "How notes are written: english (C D E F G A B), german (B♭ is B, B is H) or solfege (fixed do: "
+                + "Do Re Mi Fa Sol La Si). --expect, --tuning and --root accept them as well as English names.",
+            defaultText: { $0.names.rawValue },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let names = NoteNames(rawValue: value.lowercased()) else {
+                    throw .init("must be one of \(NoteNames.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.names = names
+            }),
+        OptionDefinition(
+            long: "offsets", short: nil, valueName: "cents", example: "\"0 -2 0 0 -1.5 0\"",
+            help: "With --tuning: cents added to each string's target, one per string in string order, "
+                + "\(range(Limits.offset)) in steps of 0.1 (a sweetened tuning), e.g. \"0 -2 0 0 -1.5 0\".",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                let words = value.split(whereSeparator: { $0 == " " || $0 == "," })
+                var offsets: [Cents] = []
+                for word in words {
+                    guard let cents = Double(word), Limits.offset.contains(cents),
+                          abs(cents * 10 - (cents * 10).rounded()) < 1e-9 else {
+                        throw .init("\"\(word)\" is not an offset: give one number of cents per string, "
+                                    + "\(range(Limits.offset)) in steps of 0.1, e.g. --offsets \"0 -2 0 0 -1.5 0\"")
+                    }
+                    offsets.append(Cents(cents))
+                }
+                guard !offsets.isEmpty else {
+                    throw .init("give one number of cents per string, e.g. --offsets \"0 -2 0 0 -1.5 0\"")
+                }
+                options.offsets = offsets
+            }),
+        // ---- Sound out and pictures (issue 17): the reference tone, the chimes, the history plot ----
+        OptionDefinition(
+            long: "tone", short: nil, valueName: "note", example: "A4",
+            help: "Play this note (a pitch pipe) through --playback-device for --duration seconds and exit; "
+                + "it follows --a4. On the screen, key t plays the target note instead.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let note = Note(parsing: value) else {
+                    throw .init("must be a note: a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), "
+                                + "and an octave from 0 to 9, e.g. A4, E2 or Bb3")
+                }
+                options.tone = note
+            }),
+        OptionDefinition(
+            long: "duration", short: nil, valueName: "seconds", example: "3",
+            help: "How long --tone (and key t on the screen) plays, \(range(TunerOptions.durationRange)) s.",
+            defaultText: { number($0.duration) },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                options.duration = try parse(value, in: TunerOptions.durationRange)
+            }),
+        OptionDefinition(
+            long: "tone-timbre", short: nil, valueName: "timbre", example: "pluck",
+            help: "How the reference tone sounds: sine (a plain sine) or pluck (a plucked string).",
+            defaultText: { $0.toneTimbre.rawValue },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let timbre = Sounds.Timbre(rawValue: value) else {
+                    throw .init("must be one of \(Sounds.Timbre.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.toneTimbre = timbre
+            }),
+        OptionDefinition(
+            long: "playback-device", short: nil, valueName: "name", example: "hw:0",
+            help: "ALSA playback device for the tone, the chimes and --speak, e.g. default, pulse or hw:0.",
+            defaultText: { $0.playbackDevice },
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:0") }
+                options.playbackDevice = value
+            }),
+        OptionDefinition(
+            long: "chime", short: nil, valueName: nil, example: nil,
+            help: "Sound a short, quiet click through --playback-device each time a note settles: two high "
+                + "ticks in tune, one low knock out of tune. Input is ignored while it sounds. With the "
+                + "screen, --announce or --speak.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.chime = true }),
+        OptionDefinition(
+            long: "plot", short: nil, valueName: "file.svg", example: "a2.svg",
+            help: "With --file: analyse the whole file, then write an SVG graph of it to this path: cents from "
+                + "the nearest note (with --tuning, the target string) against time, with the note names, the "
+                + "tolerance band and gaps where there was no pitch.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be the path of the SVG file to write") }
+                options.plot = value
             }),
         // --poly (polyphonic strums): one block.
         OptionDefinition(
@@ -125,6 +266,65 @@ enum TunerFlags {
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.poly = true }),
     ]
+
+    /// Reads the flags whose meaning depends on others (`--tuning`, `--expect` and `--root` are written in
+    /// the `--names` scheme; `--expect` and `--tuning` in written pitch with `--transpose`) once every flag
+    /// is known. Throws the error of the flag at fault.
+    static func finish(_ options: inout TunerOptions) throws(UsageError) {
+        func label(_ long: String) -> String { all.first { $0.long == long }!.label }
+        let names = options.names
+        if let text = options.rootText {
+            guard let note = names.parse(text + "4") else {
+                throw .invalidValue(value: text, label: label("root"), reason: "must be a note name without octave, "
+                                    + "e.g. C, D, Eb or F#")
+            }
+            options.root = note.pitchClass
+        }
+        let builtIn = options.temperamentIsFile ? nil : Temperament.named(options.temperament)
+        let system = options.system(temperament: builtIn ?? .equal)
+        if let text = options.tuningText {
+            do throws(TuningError) {
+                var tuning = try Tuning.resolve(text, names: names)
+                if options.transposition != 0 {
+                    tuning.strings = tuning.strings.map { Note(midi: $0.midi + options.transposition) }
+                }
+                if options.capo != 0 { tuning = tuning.capo(options.capo) }
+                if names != .english || options.transposition != 0 || options.capo != 0 {
+                    tuning.labels = tuning.strings.map { system.name(of: $0) }
+                }
+                options.tuning = tuning
+            } catch {
+                throw .invalidValue(value: text, label: label("tuning"), reason: UsageMessages.message(for: error))
+            }
+        }
+        if let text = options.expectText {
+            do {
+                options.expect = try Expectation(parsing: text, system: system).note
+            } catch {
+                throw .invalidValue(value: text, label: label("expect"),
+                                    reason: "must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
+            }
+        }
+        if let builtIn, builtIn.count != 12, options.tuning != nil {
+            throw .conflict("'--tuning' needs a temperament of 12 notes; '\(builtIn.name)' has \(builtIn.count): "
+                            + "leave out one of them.")
+        }
+        for flag in ["capo", "offsets"] where options.given.contains(flag) && options.tuning == nil {
+            throw .conflict("'--\(flag)' needs '--tuning': it changes the strings' targets; add e.g. '--tuning guitar'.")
+        }
+        if let offsets = options.offsets, let tuning = options.tuning {
+            guard offsets.count == tuning.strings.count else {
+                throw .invalidValue(value: offsets.map { TunerFlags.number($0.value) }.joined(separator: " "),
+                                    label: label("offsets"),
+                                    reason: "give one offset per string: the tuning has \(tuning.strings.count) "
+                                        + "strings, the offsets are \(offsets.count)")
+            }
+            options.tuning?.offsets = offsets
+        }
+        if options.kbm != nil && !options.temperamentIsFile {
+            throw .conflict("'--kbm' needs '--temperament' with a Scala .scl file; add e.g. '--temperament scale.scl'.")
+        }
+    }
 
     /// Parses a finite number within `bounds`.
     static func parse(_ value: String, in bounds: ClosedRange<Double>) throws(OptionDefinition.InvalidValue) -> Double {

@@ -1,3 +1,4 @@
+import TunerAudio
 import TunerBridge
 import TunerMusic
 
@@ -32,13 +33,54 @@ public struct TunerOptions: Sendable, Equatable {
     public var expect: Note?
     /// Read every string of the tuning at once from a strum (needs `tuning`).
     public var poly: Bool
+    /// Play this note through the playback device and exit (`--tone`).
+    public var tone: Note?
+    /// Seconds the reference tone plays.
+    public var duration: Double
+    /// How the reference tone sounds.
+    public var toneTimbre: Sounds.Timbre
+    /// ALSA playback device for the tone, the chimes and speech.
+    public var playbackDevice: String
+    /// A chime through the playback device each time a note settles.
+    public var chime: Bool
+    /// With a file: write an SVG graph of the recording to this path.
+    public var plot: String?
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
+
+    // Tuning systems (issue 14): what the table of targets is built from.
+    /// `--temperament`: a built-in name ("meantone", "19edo") or the path of a Scala `.scl` file.
+    public var temperament = "equal"
+    /// `--root`: the pitch class (0 = C … 11 = B) the temperament is built on.
+    public var root = 0
+    /// `--kbm`: a Scala keyboard mapping (reference note and frequency, the scale's middle note).
+    public var kbm: String?
+    /// `--transpose`: sounding minus written semitones (−2 for a B♭ instrument).
+    public var transposition = 0
+    /// `--capo`: frets the capo raises every string by (with `--tuning`).
+    public var capo = 0
+    /// `--names`: how notes are written and read.
+    public var names = NoteNames.english
+    /// `--offsets`: cents added to each string's target (with `--tuning`).
+    public var offsets: [Cents]?
+    /// The text of `--tuning`, `--expect` and `--root`, read once every flag is known (they are written in
+    /// the `--names` scheme, and `--expect` in written pitch).
+    var tuningText: String?
+    var expectText: String?
+    var rootText: String?
 
     public init(file: String? = nil, channel: Int? = nil, tolerance: Cents = Cents(3), a4: Hertz = Hertz(440),
                 output: OutputFormat? = nil, device: String = "default", rate: Int = 48_000,
                 listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
-                speak: Bool = false, expect: Note? = nil, poly: Bool = false, given: Set<String> = []) {
+                speak: Bool = false, expect: Note? = nil, tone: Note? = nil, duration: Double = 2,
+                toneTimbre: Sounds.Timbre = .sine, playbackDevice: String = "default", chime: Bool = false,
+                plot: String? = nil, poly: Bool = false, given: Set<String> = []) {
+        self.plot = plot
+        self.chime = chime
+        self.tone = tone
+        self.duration = duration
+        self.toneTimbre = toneTimbre
+        self.playbackDevice = playbackDevice
         self.file = file
         self.channel = channel
         self.tolerance = tolerance
@@ -56,8 +98,26 @@ public struct TunerOptions: Sendable, Equatable {
         self.given = given
     }
 
-    /// The `--expect` check, judged with the tolerance; nil without `--expect`.
-    public var expectation: Expectation? { expect.map { Expectation(note: $0, tolerance: tolerance) } }
+    /// Seconds `--tone` and key t may play.
+    public static let durationRange = 0.1...60.0
+    /// The rate the tuner's own sounds (tone, chimes) are made and played at.
+    public static let playbackRate = 48_000
+
+    /// The `--expect` check in `system`, judged with the tolerance; nil without `--expect`.
+    public func expectation(in system: TargetSystem) -> Expectation? {
+        expect.map { Expectation(note: $0, tolerance: tolerance, system: system) }
+    }
+
+    /// The table of targets, for a temperament read already (a built-in, or a Scala file's).
+    public func system(temperament: Temperament, mapping: Scala.KeyboardMapping? = nil) -> TargetSystem {
+        let root = mapping?.middleNote ?? 60 + self.root  // the root in octave 4
+        let reference = mapping.map { (note: $0.referenceNote, frequency: Optional($0.referenceFrequency)) }
+        return TargetSystem(temperament: temperament, root: root, reference: reference, names: names,
+                            transposition: transposition)
+    }
+
+    /// True when `--temperament` names a Scala file rather than a built-in.
+    public var temperamentIsFile: Bool { temperament.lowercased().hasSuffix(".scl") }
 
     /// The engine settings these options ask for (the defaults: nothing on the command line changes them).
     public var configuration: TunerConfiguration { TunerConfiguration() }

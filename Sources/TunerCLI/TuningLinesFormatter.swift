@@ -14,12 +14,21 @@ import TunerMusic
 ///     {"event":"settled","time":2.02,"start":1.52,"string":2,"target":"A2","frequency":109.74,"cents":-4.1,"in_tune":false}
 ///
 /// with `time` when it settled, `start` the start of the steady window, the median frequency and
-/// cents (from the target string) over that window.
+/// cents (from the target string) over that window, and last `target_frequency`, the target string's
+/// frequency (its note in the temperament, with its offset).
 struct TuningLinesFormatter {
     let tuning: Tuning
-    private let readings = JSONLinesFormatter()
+    let system: TargetSystem
+    /// A4 of the run, for the targets' frequencies.
+    let a4: Hertz
+    private let readings: JSONLinesFormatter
 
-    init(tuning: Tuning) { self.tuning = tuning }
+    init(tuning: Tuning, system: TargetSystem = .standard, a4: Hertz = Hertz(440)) {
+        self.tuning = tuning
+        self.system = system
+        self.a4 = a4
+        self.readings = JSONLinesFormatter(system: system)
+    }
 
     /// The lines for one step of a `TuningTracker`: the reading, then the settled event if any.
     func lines(for step: TuningTracker.Step) -> String {
@@ -46,15 +55,18 @@ struct TuningLinesFormatter {
         if let index = settled.stringIndex {
             text += ",\"string\":\(index + 1),\"target\":\"" + label(index, settled.note) + "\""
         } else {
-            text += ",\"string\":null,\"target\":\"" + settled.note.description + "\""
+            text += ",\"string\":null,\"target\":\"" + system.name(of: settled.note) + "\""
         }
         text += ",\"frequency\":" + JSONLinesFormatter.number(settled.frequency.value)
         text += ",\"cents\":" + JSONLinesFormatter.number(settled.cents.value)
         text += ",\"in_tune\":" + (settled.isInTune ? "true" : "false")
+        var target = system.frequency(of: settled.note, a4: a4)
+        if let index = settled.stringIndex { target = target.shifted(by: tuning.offset(ofString: index)) }
+        text += ",\"target_frequency\":" + JSONLinesFormatter.number(target.value)
         return text + "}\n"
     }
 
     private func label(_ index: Int, _ note: Note) -> String {
-        tuning.labels.indices.contains(index) ? tuning.labels[index] : note.description
+        tuning.labels.indices.contains(index) ? tuning.labels[index] : system.name(of: note)
     }
 }

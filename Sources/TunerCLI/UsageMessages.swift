@@ -8,6 +8,37 @@ enum UsageMessages {
     static let noteSyntax = "a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), and an octave from "
         + "\(Limits.octaves.lowerBound) to \(Limits.octaves.upperBound)"
 
+    /// A broken Scala file: "Error: meantone.scl:7: "3/0" is not a ratio …" (without "Error: ").
+    static func message(for error: ScalaError) -> String {
+        let place = error.line.map { "\(error.file):\($0)" } ?? error.file
+        let what: String
+        switch error.kind {
+        case .empty:
+            what = "the file is empty: a Scala scale is a description line, the number of notes, then one pitch "
+                + "per line (see https://www.huygens-fokker.org/scala/scl_format.html)"
+        case .badCount(let text):
+            what = "\"\(text)\" is not a number of notes: the line after the description gives how many pitches follow"
+        case .noPeriod:
+            what = "a scale of 0 notes has no period: list at least the period, e.g. 2/1"
+        case .tooManyNotes(let count):
+            what = "\(count) notes is too many: a scale has at most \(Limits.scaleDegrees.upperBound) notes per period"
+        case .wrongCount(let expected, let found):
+            what = "the file says \(expected) note\(expected == 1 ? "" : "s") but lists \(found) pitch\(found == 1 ? "" : "es"); "
+                + "make the count match the pitch lines"
+        case .notAPitch(let text):
+            what = "\"\(text)\" is not a pitch: write cents with a '.' (e.g. 386.314) or a ratio (e.g. 5/4 or 2)"
+        case .notARatio(let text):
+            what = "\"\(text)\" is not a ratio: both numbers must be positive whole numbers, e.g. 5/4"
+        case .outsidePeriod(let text):
+            what = "\"\(text)\" is not between the root and the period: list pitches above 0 cents and below the "
+                + "last line's period"
+        case .badMapping(let field, let text):
+            what = text.isEmpty ? "the keyboard mapping has no \(field) line"
+                : "\"\(text)\" is not a valid \(field) for a keyboard mapping"
+        }
+        return "\(place): \(what)"
+    }
+
     /// Why `--tuning` was refused and how to fix it.
     static func message(for error: TuningError) -> String {
         let example = "e.g. --tuning \"D2 A2 D3 G3 B3 E4\""

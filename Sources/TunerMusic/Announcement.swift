@@ -8,8 +8,8 @@ import TunerBridge
 public enum Announcement {
     /// The line for `settled`; with a tuning, the string's note is named as the tuning spells it
     /// ("Eb2" in a half-step-down tuning).
-    public static func text(for settled: SettledNote, tuning: Tuning? = nil) -> String {
-        var name = settled.note.description
+    public static func text(for settled: SettledNote, tuning: Tuning? = nil, system: TargetSystem = .standard) -> String {
+        var name = system.name(of: settled.note)
         if let tuning, let index = settled.stringIndex, tuning.labels.indices.contains(index) {
             name = tuning.labels[index]
         }
@@ -33,14 +33,16 @@ public enum Announcement {
 
     /// The line as a speech synthesiser should say it: "#" read as "sharp", a flat "b" as "flat"
     /// ("D sharp 3, 4 cents flat", "E flat 2 in tune").
-    public static func spoken(for settled: SettledNote, tuning: Tuning? = nil) -> String {
-        let line = text(for: settled, tuning: tuning)
-        guard let letter = line.first else { return line }
-        var rest = line.dropFirst()
+    public static func spoken(for settled: SettledNote, tuning: Tuning? = nil, system: TargetSystem = .standard) -> String {
+        let line = text(for: settled, tuning: tuning, system: system)
+        // The name is a letter (or a solfège syllable: "Sol#3"), an optional accidental, the octave.
+        let syllable = line.prefix { $0.isLetter && !($0 == "b" && line.first.map { "ABCDEFGH".contains($0) } == true) }
+        guard !syllable.isEmpty else { return line }
+        var rest = line.dropFirst(syllable.count)
         var accidental = ""
         if rest.first == "#" { accidental = " sharp"; rest = rest.dropFirst() }
         else if rest.first == "b" { accidental = " flat"; rest = rest.dropFirst() }
         guard !accidental.isEmpty else { return line }
-        return "\(letter)\(accidental) \(rest)"
+        return "\(syllable)\(accidental) \(rest)"
     }
 }

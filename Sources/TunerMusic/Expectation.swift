@@ -7,40 +7,50 @@ public struct Expectation: Sendable, Equatable {
     public var note: Note
     /// The in-tune tolerance, ± cents.
     public var tolerance: Cents
+    /// The targets: how `note` is named and where it lies (its temperament).
+    public var system: TargetSystem
 
-    public init(note: Note, tolerance: Cents = Cents(3)) {
+    public init(note: Note, tolerance: Cents = Cents(3), system: TargetSystem = .standard) {
         self.note = note
         self.tolerance = tolerance
+        self.system = system
     }
 
     /// Parses the NOTE of `--expect` ("A2", "F#3", "Bb1", "E♭2").
-    public init(parsing text: String, tolerance: Cents = Cents(3)) throws(ExpectationError) {
-        guard let note = Note(parsing: text), Limits.notes.contains(note.midi) else {
+    public init(parsing text: String, tolerance: Cents = Cents(3), system: TargetSystem = .standard)
+        throws(ExpectationError) {
+        guard let note = system.target(named: text), !system.isTwelveTone || Limits.notes.contains(note.midi) else {
             throw ExpectationError(text: text)
         }
-        self.init(note: note, tolerance: tolerance)
+        self.init(note: note, tolerance: tolerance, system: system)
     }
 
     /// The verdict: the last settled note of the input (where it ended up) must be `note` within
     /// `tolerance`. Cents are measured from `note` itself, so a neighbouring note is reported as
     /// e.g. "100.3 cents sharp".
     public func verdict(for settled: [SettledNote]) -> ExpectationVerdict {
+        let note = system.name(of: self.note)
         guard let last = settled.last else {
             return ExpectationVerdict(passed: false,
                                       message: "expected \(note), but no note settled in the input "
                                         + "(no pitch was held steady)")
         }
-        let cents = Cents(Double(last.note.midi - note.midi) * 100) + last.cents
-        let heard = Note.nearest(midiCents: Double(note.midi) * 100 + cents.value)
+        let cents = system.interval(from: self.note, to: last.note) + last.cents
+        let heard: (note: Note, cents: Cents)
+        if system.temperament.isEqual12 {
+            heard = Note.nearest(midiCents: Double(self.note.midi) * 100 + cents.value)
+        } else {
+            heard = system.nearest(to: system.frequency(of: self.note).shifted(by: cents)) ?? (self.note, cents)
+        }
         let offset = Self.amount(cents)
         let tolerated = "tolerance ±\(Self.number(tolerance.value)) cents"
         if cents.magnitude <= tolerance {
             return ExpectationVerdict(passed: true, message: "\(note) in tune: \(offset) (\(tolerated))")
         }
-        if heard.note != note {
+        if heard.note != self.note {
             return ExpectationVerdict(passed: false,
-                                      message: "expected \(note), heard \(heard.note) (\(Self.amount(heard.cents))), "
-                                        + "which is \(offset) of \(note)")
+                                      message: "expected \(note), heard \(system.name(of: heard.note)) "
+                                        + "(\(Self.amount(heard.cents))), which is \(offset) of \(note)")
         }
         return ExpectationVerdict(passed: false,
                                   message: "expected \(note): \(offset), out of tolerance (\(tolerated))")

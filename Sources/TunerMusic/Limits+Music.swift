@@ -13,4 +13,14 @@ extension Limits {
     public static let notes = 12...127
     /// The needle's range in cents: readings further off are shown at its ends.
     public static let needle = -50.0...50.0
+    /// `NNedo`: equal divisions of the octave a tuner can tell apart and name (5edo … 96edo).
+    public static let edo = 5...96
+    /// Degrees per period of a Scala scale: one per cent at most (a 2,000-note file is refused).
+    public static let scaleDegrees = 1...1200
+    /// `--capo`: the frets a capo goes on.
+    public static let capo = 0...12
+    /// `--offsets`: cents per string, in steps of 0.1 ¢.
+    public static let offset = -50.0...50.0
+    /// `--transpose`: semitones between written and sounding pitch.
+    public static let transposition = -24...24
 }

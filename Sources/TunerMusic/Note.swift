@@ -39,26 +39,7 @@ public struct Note: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses "A2", "F#3", "Bb1", "c4", "E♭2", "F♯3" (sharps and flats both). Nil when not a note.
     public init?(parsing text: String) {
-        var chars = Array(text.trimmingCharacters(in: " \t"))
-        guard let letter = chars.first.map({ Character($0.uppercased()) }),
-              let base = ["C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11][String(letter)]
-        else { return nil }
-        chars.removeFirst()
-        var semitone = base
-        while let c = chars.first, "#♯b♭".contains(c) {
-            semitone += (c == "#" || c == "♯") ? 1 : -1
-            chars.removeFirst()
-        }
-        guard !chars.isEmpty, let octave = Int(String(chars)), (-1...9).contains(octave) else { return nil }
-        self.init(midi: (octave + 1) * 12 + semitone)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> Substring {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return s
+        guard let note = NoteNames.english.parse(text) else { return nil }
+        self = note
     }
 }

@@ -22,25 +22,28 @@ public struct ReadingPipeline: Sendable {
     }
 
     public var settings: Settings
+    /// The table of targets: temperament, root, names, transposition (`.standard` without options).
+    public let system: TargetSystem
     /// Target string, settled notes, checklist and strobe.
     public var tracker: TuningTracker
 
-    public init(settings: Settings = Settings(), tuning: Tuning? = nil, detector: SettleDetector = SettleDetector()) {
+    public init(settings: Settings = Settings(), system: TargetSystem = .standard, tuning: Tuning? = nil,
+                detector: SettleDetector = SettleDetector()) {
         self.settings = settings
-        self.tracker = TuningTracker(tuning: tuning, detector: detector)
+        self.system = system
+        self.tracker = TuningTracker(tuning: tuning, system: system, detector: detector)
     }
 
     /// The tuning, or nil in chromatic mode.
     public var tuning: Tuning? { tracker.tuning }
 
-    /// The measurement as a musical reading: the nearest note for A4 and the cents from it (clamped
-    /// to the needle and raw), judged with the tolerance. No pitch when the measurement has none or
-    /// its nearest note lies outside MIDI 0…127.
+    /// The measurement as a musical reading: the nearest target of `system` for A4 and the cents from
+    /// it (clamped to the needle and raw), judged with the tolerance. No pitch when the measurement has
+    /// none or its nearest note lies outside MIDI 0…127.
     public func reading(from measurement: PitchMeasurement) -> Reading {
         var pitch: Pitch?
         if let frequency = measurement.frequency, frequency.value.isFinite, frequency.value > 0 {
-            let nearest = Note.nearest(to: frequency, a4: settings.a4)
-            if (0...127).contains(nearest.note.midi) {
+            if let nearest = system.nearest(to: frequency, a4: settings.a4) {
                 pitch = Pitch(frequency: frequency, note: nearest.note, rawCents: nearest.cents)
             }
         }

@@ -38,9 +38,9 @@ public final class SettledNotes: AsyncSequence, Sendable {
     /// `ignoreTail` is how long (reading time) input stays ignored after `setIgnoringInput(false)`,
     /// for the echo of the speech still in the engine's window.
     public init(measurements: AsyncStream<PitchMeasurement>, settings: ReadingPipeline.Settings = .init(),
-                tuning: Tuning? = nil,
+                system: TargetSystem = .standard, tuning: Tuning? = nil,
                 detector: SettleDetector = SettleDetector(), perHop: PerHop? = nil, lockedString: Int = 0,
-                ignoreTail: Double = 0.3) {
+                ignoreTail: Double = InputMute.defaultTail) {
         let (events, eventSink) = AsyncStream<SettledNote>.makeStream(bufferingPolicy: .unbounded)
         let (steps, stepSink) = AsyncStream<TuningTracker.Step>.makeStream(
             bufferingPolicy: perHop == .newestOnly ? .bufferingNewest(1) : .unbounded)
@@ -50,14 +50,14 @@ public final class SettledNotes: AsyncSequence, Sendable {
         self.control = control
         if perHop == nil { stepSink.finish() }
         self.task = Task {
-            var pipeline = ReadingPipeline(settings: settings, tuning: tuning, detector: detector)
+            var pipeline = ReadingPipeline(settings: settings, system: system, tuning: tuning, detector: detector)
             pipeline.tracker.press(digit: lockedString)
-            var ignoredUntil = -Double.infinity
+            var mute = InputMute(tail: ignoreTail)
             for await measurement in measurements {
                 let digit = control.request.exchange(-1, ordering: .relaxed)
                 if digit >= 0 { pipeline.tracker.press(digit: digit) }
-                if control.ignoring.load(ordering: .relaxed) { ignoredUntil = measurement.time + ignoreTail }
-                let step = pipeline.process(measurement, ignored: measurement.time < ignoredUntil)
+                mute.isOn = control.ignoring.load(ordering: .relaxed)
+                let step = pipeline.process(measurement, ignored: mute.ignores(at: measurement.time))
                 if perHop != nil { stepSink.yield(step) }
                 if let settled = step.settled { eventSink.yield(settled) }
             }

@@ -14,6 +14,8 @@ import TunerBridge
 /// far away; key 0 returns to automatic choice.
 public struct StringSelector: Sendable {
     public let tuning: Tuning
+    /// The targets the strings' notes are measured in (their temperament).
+    public let system: TargetSystem
     /// How much nearer another string must be to take over at once.
     public var switchMargin: Cents
     /// How long another string must stay the nearest to take over without the margin.
@@ -29,9 +31,10 @@ public struct StringSelector: Sendable {
     private var challenger: Int?
     private var challengerSince: Double = 0
 
-    public init(tuning: Tuning, switchMargin: Cents = Cents(100), switchAfter: Double = 0.25,
-                confirmAfter: Double = 0.02) {
+    public init(tuning: Tuning, system: TargetSystem = .standard, switchMargin: Cents = Cents(100),
+                switchAfter: Double = 0.25, confirmAfter: Double = 0.02) {
         self.tuning = tuning
+        self.system = system
         self.switchMargin = switchMargin
         self.switchAfter = switchAfter
         self.confirmAfter = confirmAfter
@@ -67,12 +70,18 @@ public struct StringSelector: Sendable {
         }
         let index = locked ?? choose(pitch, at: reading.time)
         let note = tuning.strings[index]
-        return TargetReading(stringIndex: index, note: note, rawCents: pitch.cents(from: note),
+        return TargetReading(stringIndex: index, note: note, rawCents: cents(of: pitch, fromString: index),
                              isLocked: locked != nil, tolerance: reading.tolerance)
     }
 
+    /// The interval from string `index`'s target (its note in the temperament, plus its offset) to
+    /// `pitch`, unclamped.
+    public func cents(of pitch: Pitch, fromString index: Int) -> Cents {
+        system.interval(from: tuning.strings[index], to: pitch.note) + pitch.rawCents - tuning.offset(ofString: index)
+    }
+
     private mutating func choose(_ pitch: Pitch, at time: Double) -> Int {
-        let distances = tuning.strings.map { pitch.cents(from: $0).magnitude }
+        let distances = tuning.strings.indices.map { cents(of: pitch, fromString: $0).magnitude }
         var nearest = 0
         for i in distances.indices where distances[i] < distances[nearest] { nearest = i }
         guard let current else {

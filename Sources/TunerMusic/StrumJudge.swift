@@ -22,19 +22,21 @@ public struct StrumReading: Sendable, Equatable {
 }
 
 /// Judges each string of a `PolyMeasurement` against its own target (`--poly`): the polyphonic
-/// counterpart of `ReadingPipeline.reading(from:)`. The targets and A4 are the tuning's and the
-/// settings'; the analyser was made for `targets` (the same A4).
+/// counterpart of `ReadingPipeline.reading(from:)`. The targets are the tuning's strings in the
+/// target system (temperament, A4 of the settings); the analyser was made for `targets`.
 public struct StrumJudge: Sendable {
     public var tuning: Tuning
     public var settings: ReadingPipeline.Settings
+    public var system: TargetSystem
 
-    public init(tuning: Tuning, settings: ReadingPipeline.Settings = .init()) {
+    public init(tuning: Tuning, settings: ReadingPipeline.Settings = .init(), system: TargetSystem = .standard) {
         self.tuning = tuning
         self.settings = settings
+        self.system = system
     }
 
     /// The strings' target fundamentals, for the analyser.
-    public var targets: [Hertz] { tuning.frequencies(a4: settings.a4) }
+    public var targets: [Hertz] { tuning.strings.map { system.frequency(of: $0, a4: settings.a4) } }
 
     public func reading(from measurement: PolyMeasurement) -> StrumReading {
         let targets = self.targets

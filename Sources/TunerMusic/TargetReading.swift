@@ -29,9 +29,6 @@ public struct TargetReading: Sendable, Equatable {
 }
 
 extension Pitch {
-    /// The interval from `target` to this pitch, unclamped. It is worked out from the engine's note
-    /// and cents, so it follows the reference pitch (A4) the engine measured with.
-    public func cents(from target: Note) -> Cents {
-        Cents(Double(note.midi - target.midi) * 100) + rawCents
-    }
+    /// The interval from equal-tempered `target` to this pitch (of an equal-tempered reading), unclamped.
+    public func cents(from target: Note) -> Cents { TargetSystem.standard.interval(from: target, to: note) + rawCents }
 }

@@ -20,6 +20,25 @@ public struct Tuning: Sendable, Equatable, CustomStringConvertible {
     /// "Eb2 Ab2 …", not "D#2 G#2 …". Same count as `strings`.
     public var labels: [String]
 
+    /// Per-string offsets from the target, in cents (`--offsets`, sweetened tunings); empty: none.
+    public var offsets: [Cents] = []
+    /// Semitones the strings were raised by a capo (`--capo`); 0 without one.
+    public var capo: Int = 0
+
+    /// The offset of string `index` (0 when none was given).
+    public func offset(ofString index: Int) -> Cents { offsets.indices.contains(index) ? offsets[index] : Cents(0) }
+
+    /// The tuning with a capo on fret `fret`: every string `fret` semitones higher, labels respelled
+    /// (sharps, or `names`).
+    public func capo(_ fret: Int, names: NoteNames = .english) -> Tuning {
+        guard fret != 0 else { return self }
+        var raised = self
+        raised.strings = strings.map { Note(midi: $0.midi + fret) }
+        raised.labels = raised.strings.map { names.name(of: $0) }
+        raised.capo = capo + fret
+        return raised
+    }
+
     /// The most strings a tuning may have (a 12-string guitar).
     public static let maximumStrings = 12
 

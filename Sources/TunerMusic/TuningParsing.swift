@@ -17,24 +17,24 @@ extension Tuning {
     /// so "Drop D", "drop_d" and "dropd" all mean "drop-d"), or else a custom list of notes,
     /// one per string in string order, separated by spaces or commas ("D2 A2 D3 G3 B3 E4",
     /// "Eb2 Ab2 Db3 Gb3 Bb3 Eb4", "E♭2 …").
-    public static func resolve(_ text: String) throws(TuningError) -> Tuning {
+    public static func resolve(_ text: String, names: NoteNames = .english) throws(TuningError) -> Tuning {
         if let preset = named(text) { return preset }
         let words = noteWords(text)
-        if words.count == 1, Note(parsing: words[0]) == nil, !words[0].contains(where: \.isNumber) {
+        if words.count == 1, names.parse(words[0]) == nil, !words[0].contains(where: \.isNumber) {
             throw .unknownName(words[0])
         }
-        return try Tuning(notes: text)
+        return try Tuning(notes: text, names: names)
     }
 
     /// A custom tuning from a note list ("D2 A2 D3 G3 B3 E4"; sharps # ♯ and flats b ♭ both).
-    public init(notes text: String) throws(TuningError) {
+    public init(notes text: String, names: NoteNames = .english) throws(TuningError) {
         let words = Tuning.noteWords(text)
         if words.isEmpty { throw .empty }
         if words.count > Tuning.maximumStrings { throw .tooManyStrings(words.count) }
         var notes: [Note] = []
         var labels: [String] = []
         for word in words {
-            guard let note = Note(parsing: word), Limits.notes.contains(note.midi) else { throw .unknownNote(word) }
+            guard let note = names.parse(word), Limits.notes.contains(note.midi) else { throw .unknownNote(word) }
             notes.append(note)
             labels.append(Tuning.spelling(of: word))
         }

@@ -1,3 +1,5 @@
+import TunerBridge
+
 /// The built-in tunings for `--tuning NAME` and `--list-tunings`.
 ///
 /// Short names are lower case with hyphens (instrument first where the bare name would be
@@ -46,6 +48,20 @@ extension Tuning {
         lines.append("Custom: --tuning \"D2 A2 D3 G3 B3 E4\" — one note per string (at most "
                      + "\(maximumStrings)), sharps # or ♯, flats b or ♭.")
         lines.append("Target frequencies follow --a4 (default 440 Hz). Without --tuning: chromatic, nearest note.")
+        lines.append("")
+        lines.append("Temperaments (--temperament NAME, on --root, default C):")
+        let width = Temperament.builtIns.map(\.name.count).max() ?? 0
+        for t in Temperament.builtIns {
+            let cents = t.degrees.map { String(($0 * 10).rounded() / 10) }.joined(separator: " ")
+            lines.append("  " + t.name.padding(width) + "  " + cents)
+        }
+        lines.append("  NNedo: N equal divisions of the octave, \(Limits.edo.lowerBound)…\(Limits.edo.upperBound) "
+                     + "(e.g. 19edo, 24edo, 31edo); FILE.scl: a Scala scale (with --kbm FILE.kbm).")
+        lines.append("Transposing instruments (--transpose KEY): "
+                     + Transposition.keys.map { "\($0.name) (\($0.semitones))" }.joined(separator: ", ")
+                     + ", or a signed number of semitones.")
+        lines.append("Note names (--names): " + NoteNames.allCases.map { "\($0.rawValue) (" + $0.pitchClasses.joined(separator: " ") + ")" }
+                        .joined(separator: "; ") + ".")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -34,8 +34,9 @@ public struct TuningTracker: Sendable {
         public var rawCents: Cents? { target?.rawCents ?? reading.pitch?.rawCents }
     }
 
-    public init(tuning: Tuning? = nil, detector: SettleDetector = SettleDetector(), strobe: Strobe = Strobe()) {
-        self.selector = tuning.map { StringSelector(tuning: $0) }
+    public init(tuning: Tuning? = nil, system: TargetSystem = .standard, detector: SettleDetector = SettleDetector(),
+                strobe: Strobe = Strobe()) {
+        self.selector = tuning.map { StringSelector(tuning: $0, system: system) }
         self.checklist = tuning.map { StringChecklist(tuning: $0) }
         self.detector = detector
         self.strobe = strobe

@@ -24,6 +24,15 @@ public enum BigGlyphs {
         "9": [" ██ ", "█  █", " ███", "   █", " ██ "],
         "-": ["    ", "    ", "███ ", "    ", "    "],
         "?": ["███ ", "   █", " ██ ", "    ", " █  "],
+        // For German (H) and solfège names (DO RE MI FA SOL LA SI), and degrees ("C4+7").
+        "H": ["█   █", "█   █", "█████", "█   █", "█   █"],
+        "I": ["███", " █ ", " █ ", " █ ", "███"],
+        "L": ["█    ", "█    ", "█    ", "█    ", "█████"],
+        "M": ["█   █", "██ ██", "█ █ █", "█   █", "█   █"],
+        "O": [" ███ ", "█   █", "█   █", "█   █", " ███ "],
+        "R": ["████ ", "█   █", "████ ", "█  █ ", "█   █"],
+        "S": [" ████", "█    ", " ███ ", "    █", "████ "],
+        "+": ["    ", " █  ", "███ ", " █  ", "    "],
     ]
 
     /// The five rows of `text` (unknown characters as "?"), glyphs one column apart.
@@ -37,9 +46,18 @@ public enum BigGlyphs {
 
     /// The note as the big display spells it: "A♯" and the octave with a gap, e.g. "A♯ 2" → rows.
     public static func note(_ name: String, octave: Int) -> [String] {
-        let letters = rows(name.replacingOccurrences(of: "#", with: "♯"))
+        let letters = rows(name.replacingOccurrences(of: "#", with: "♯").uppercased())
         let digits = rows(String(octave))
         return zip(letters, digits).map { $0 + "  " + $1 }
+    }
+
+    /// A whole written name, "A#2", "Sol4", "H3", or a degree "C4+7": the letters, then the rest with a gap.
+    public static func note(_ written: String) -> [String] {
+        let letters = written.prefix { !$0.isNumber && $0 != "-" }
+        guard let octave = Int(written.dropFirst(letters.count)) else {
+            return rows(written.replacingOccurrences(of: "#", with: "♯").uppercased())
+        }
+        return note(String(letters), octave: octave)
     }
 }
 

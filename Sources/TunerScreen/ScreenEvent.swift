@@ -13,6 +13,8 @@ public enum ScreenEvent: Sendable {
     case input
     /// The terminal changed size (SIGWINCH).
     case resize
+    /// A sound the screen asked for has ended: nil when it played, else why not (one line).
+    case soundEnded(failure: String?)
     /// SIGINT, SIGTERM or SIGHUP arrived.
     case signal(Int32)
 }

@@ -17,10 +17,21 @@ public final class ScreenLoop {
     public var onStrumsChanged: ((Bool) -> Void)?
     /// Frames drawn so far.
     public private(set) var frames = 0
+    private let sounds: (any ScreenSounds)?
+    private let chime: Bool
+    private let post: @Sendable (ScreenEvent) -> Void
 
     /// Keys that change A4 or the tolerance change the model's `ReadingPipeline` directly: nothing
     /// goes back to the session.
-    public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput) {
+    /// - Parameters:
+    ///   - sounds: plays the tone (key t) and the chimes; nil: no sound (key t does nothing).
+    ///   - chime: a chime each time a note settles (`--chime`).
+    ///   - post: puts an event into the stream `run` consumes (`.soundEnded` when a sound is over).
+    public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput, sounds: (any ScreenSounds)? = nil,
+                chime: Bool = false, post: @escaping @Sendable (ScreenEvent) -> Void = { _ in }) {
+        self.sounds = sounds
+        self.chime = chime
+        self.post = post
         self.model = model
         self.canvas = canvas
         self.input = input
@@ -34,8 +45,12 @@ public final class ScreenLoop {
             switch event {
             case .measurement(let measurement):
                 if model.apply(measurement) { redrawIfChanged() }
+                if chime, let settled = model.settledNow { play(.chime(inTune: settled.isInTune)) }
             case .strum(let measurement):
                 if model.apply(strum: measurement) { redrawIfChanged() }
+            case .soundEnded(let failure):
+                model.soundEnded(failure: failure)
+                redrawIfChanged()
             case .readingsEnded(let failure):
                 if let failure { return .sourceFailed(failure) }
                 model.inputEnded()
@@ -45,6 +60,7 @@ public final class ScreenLoop {
                     switch model.handle(key) {
                     case .quit: return .quit
                     case .strumsChanged(let on): onStrumsChanged?(on)
+                    case .play(let sound): play(sound)
                     case .settingsChanged, .viewChanged, .ignored: break
                     }
                 }
@@ -60,6 +76,18 @@ public final class ScreenLoop {
         return .quit
     }
 
+    /// Starts `sound` on the sounds' own thread unless one is playing; the input is ignored until
+    /// `.soundEnded` comes back.
+    private func play(_ sound: ScreenSound) {
+        guard let sounds, model.soundPlaying == nil else { return }
+        model.soundStarted(sound)
+        let post = self.post
+        Task {
+            let failure = await sounds.play(sound)
+            post(.soundEnded(failure: failure))
+        }
+    }
+
     private func redrawIfChanged() {
         let display = model.display
         guard display != drawn else { return }
@@ -68,6 +96,12 @@ public final class ScreenLoop {
         frames += 1
         onFrame?(model)
     }
+}
+
+/// Plays the screen's sounds (the command line gives one that plays through ALSA playback).
+public protocol ScreenSounds: Sendable {
+    /// Plays `sound` to its end; nil when it played, else why not, in one line.
+    func play(_ sound: ScreenSound) async -> String?
 }
 
 /// Where keys and the terminal size come from (the curses terminal, or a script in tests).

@@ -23,7 +23,18 @@ public enum ScreenKey: Equatable, Sendable {
     case strobe
     /// Switches between one string and every string of a strum (key p; needs a tuning).
     case strums
+    /// Plays the target note (the reference tone).
+    case tone
+    /// Shows or hides the history graph.
+    case history
     case other
+}
+
+/// A sound the screen asks for: the reference tone of a note (at its frequency for the current A4
+/// and temperament), or the chime of a settled note.
+public enum ScreenSound: Sendable, Equatable {
+    case tone(Note, frequency: Hertz)
+    case chime(inTune: Bool)
 }
 
 /// What the tuner screen shows, as one value: settings, the reading on display, the input level, the
@@ -74,6 +85,11 @@ public struct ScreenModel: Sendable {
         var strobeBand: String?
         var readsStrums: Bool
         var strumLines: [StrumLine]
+        var notice: String?
+        var toneNote: Note?
+        var historyOn: Bool
+        /// The newest reading's time in graph dot columns (the graph scrolls one dot at a time).
+        var historyTick: Int?
     }
 
     /// One string's line in strum mode, as drawn: cents to 0.1 (nil: not heard), in tune, and whether
@@ -118,13 +134,28 @@ public struct ScreenModel: Sendable {
     /// Which strings of the strum have settled (for the ✓ of strings settled in tune).
     private var settler = StrumSettler(tolerance: Cents(3))
 
+    /// The sound playing now, if any; while one plays (and `InputMute.tail` after) the input is ignored.
+    public private(set) var soundPlaying: ScreenSound?
+    /// Ignores the input while the tuner's own sound plays.
+    public private(set) var mute = InputMute()
+    /// The note that settled at the latest reading (nil at most readings).
+    public private(set) var settledNow: SettledNote?
+    /// One line shown in place of the key help until the next key (e.g. why a sound could not play).
+    public private(set) var notice: String?
+    /// True while the history graph is shown (key h).
+    public private(set) var historyOn = false
+    /// The cents shown over the last `HistoryGraph.span` seconds of readings, oldest first (kept
+    /// while the graph is hidden too, so h shows the recent past at once).
+    public private(set) var history: [HistoryGraph.Point] = []
+
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
-                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil, readsStrums: Bool = false) {
+                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil,
+                system: TargetSystem = .standard, readsStrums: Bool = false) {
         self.pipeline = ReadingPipeline(
             settings: Settings(a4: Hertz(settings.a4.value.clamped(to: Limits.a4)),
                                tolerance: Cents(settings.tolerance.value.clamped(to: Limits.tolerance))),
-            tuning: tuning)
+            system: system, tuning: tuning)
         self.sourceLabel = sourceLabel
         self.sampleRate = sampleRate
         self.gate = gate
@@ -168,7 +199,8 @@ public struct ScreenModel: Sendable {
                 settings: settings, size: size, ended: ended,
                 offsetTenths: shown.map { Int(($0.offset.value * 10).rounded()) }, heard: shown?.heard,
                 strings: strings, strobeBand: readsStrums ? nil : strobeBand, readsStrums: readsStrums,
-                strumLines: readsStrums ? strumLines : [])
+                strumLines: readsStrums ? strumLines : [], notice: notice, toneNote: toneNote, historyOn: historyOn,
+                historyTick: historyOn ? history.last.map { Int(($0.time / historyDot).rounded(.down)) } : nil)
     }
 
     /// The lines of strum mode: one per string of the tuning.
@@ -191,7 +223,9 @@ public struct ScreenModel: Sendable {
     public mutating func apply(_ measurement: PitchMeasurement) -> Bool {
         let before = display
         level = measurement.level.value.isFinite ? measurement.level : Decibels(-120)
-        let step = pipeline.process(measurement)
+        let step = pipeline.process(measurement, ignored: mute.ignores(at: measurement.time))
+        settledNow = step.settled
+        record(HistoryGraph.Point(time: step.reading.time, cents: step.rawCents?.value))
         if let pitch = step.reading.pitch {
             let tenths = { (c: Cents) in Cents((c.value * 10).rounded() / 10) }
             let next: Shown
@@ -221,9 +255,53 @@ public struct ScreenModel: Sendable {
         let before = display
         let loudest = measurement.strings.map(\.level.value).filter(\.isFinite).max() ?? -120
         level = Decibels(loudest)
-        let reading = StrumJudge(tuning: tuning, settings: settings).reading(from: measurement)
+        let reading = StrumJudge(tuning: tuning, settings: settings, system: pipeline.system).reading(from: measurement)
         _ = settler.process(reading)
         strum = reading
+        return display != before
+    }
+
+    /// Seconds per dot column of the graph at this width (about 65 ms on 80 columns).
+    var historyDot: Double { HistoryGraph.span / Double(max(2, 2 * (size.columns - ScreenRenderer.graphGutter))) }
+
+    /// Adds a point to the history and forgets what has scrolled out of the graph.
+    private mutating func record(_ point: HistoryGraph.Point) {
+        if let last = history.last, point.time < last.time { history.removeAll() }  // the input restarted
+        history.append(point)
+        let cutoff = point.time - HistoryGraph.span - HistoryGraph.joinGap
+        if let first = history.first, first.time < cutoff {
+            history.removeFirst(history.firstIndex { $0.time >= cutoff } ?? history.count)
+        }
+    }
+
+    /// The note key t plays: the target string with a tuning (the one shown, else the active one),
+    /// else the note shown; nil when there is none yet.
+    public var targetNote: Note? {
+        shown?.note ?? strings.first(where: \.isActive)?.note
+    }
+
+    /// The note of the tone playing now, if one is.
+    public var toneNote: Note? {
+        if case .tone(let note, _) = soundPlaying { return note }
+        return nil
+    }
+
+    /// A sound started: the input is ignored from now until it ends (and the mute's tail after).
+    @discardableResult
+    public mutating func soundStarted(_ sound: ScreenSound) -> Bool {
+        let before = display
+        soundPlaying = sound
+        mute.isOn = true
+        return display != before
+    }
+
+    /// The sound ended; `failure` (one line) is shown when it could not be played.
+    @discardableResult
+    public mutating func soundEnded(failure: String?) -> Bool {
+        let before = display
+        soundPlaying = nil
+        mute.isOn = false
+        if let failure { notice = failure }
         return display != before
     }
 
@@ -251,11 +329,14 @@ public struct ScreenModel: Sendable {
         case viewChanged
         /// Strum mode was switched on (true) or off: the session's engine must follow.
         case strumsChanged(Bool)
+        /// Play this sound (key t).
+        case play(ScreenSound)
         case ignored
     }
 
     public mutating func handle(_ key: ScreenKey) -> KeyOutcome {
         var next = settings
+        notice = nil
         switch key {
         case .quit: return .quit
         case .other: return .ignored
@@ -273,6 +354,16 @@ public struct ScreenModel: Sendable {
             strum = nil
             settler = StrumSettler(tolerance: Cents(3))
             return .strumsChanged(readsStrums)
+        case .history:
+            historyOn.toggle()
+            return .viewChanged
+        case .tone:
+            guard soundPlaying == nil else { return .ignored }
+            guard let note = targetNote else {
+                notice = "t: no note to play yet; play a string first"
+                return .viewChanged
+            }
+            return .play(.tone(note, frequency: pipeline.system.frequency(of: note, a4: settings.a4)))
         case .toleranceUp:
             next.tolerance = Cents(Self.toleranceSteps.first { $0 > settings.tolerance.value + 1e-9 }
                                    ?? Limits.tolerance.upperBound)

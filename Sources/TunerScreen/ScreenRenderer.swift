@@ -11,9 +11,11 @@ import TunerMusic
 public enum ScreenRenderer {
     public static let tooSmallMessage =
         "Terminal too small (need \(ScreenSize.minimum.columns)×\(ScreenSize.minimum.rows))"
-    public static let keyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   s strobe"
+    public static let keyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   s strobe   t tone   h graph"
     /// The key help with a tuning: the string keys too.
-    public static let tuningKeyHelp = "q quit  + - tolerance  [ ] A4  s strobe  1-9 lock  0 auto  p all strings"
+    public static let tuningKeyHelp = "q quit  +- tolerance  [] A4  s strobe  t tone  h graph  1-9 lock  0 auto"
+    /// Added to the key help with a tuning when the terminal is wide enough for it.
+    public static let strumKeyHint = "  p strums"
     /// The key help in strum mode.
     public static let strumKeyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   p one string"
     /// Cells of a string's needle in strum mode: ±50 ¢ in 2-cent steps would not fit; 25 cells, 4 ¢ each.
@@ -22,18 +24,43 @@ public enum ScreenRenderer {
     /// The rows of the middle block, in order, and how many lines each takes.
     enum Part: Equatable {
         case note, strings, numbers, scale, strobe, labels, level
-        var height: Int { self == .note ? 5 : self == .scale ? 2 : 1 }
+        /// The history graph: `rows` of braille and its time axis under them.
+        case graph(rows: Int)
+        var height: Int {
+            switch self {
+            case .note: return 5
+            case .scale: return 2
+            case .graph(let rows): return rows + 1
+            default: return 1
+            }
+        }
     }
 
+    /// Columns left of the graph for its cents labels ("+50¢ ", "  0¢ ", "-50¢ ").
+    public static let graphGutter = 5
+    /// The fewest braille rows worth drawing (12 dots: ±50 ¢ at about 8 ¢ a dot); with less room the
+    /// graph gives way, as the scale labels and the level meter do.
+    public static let minimumGraphRows = 3
+
     /// The parts shown for `model` in `available` rows: optional ones (labels, then level) are
-    /// dropped when the tuning row and the strobe band would not fit otherwise.
+    /// dropped when the tuning row and the strobe band would not fit otherwise; the graph (key h)
+    /// takes the rows that are left, dropping the labels and the level meter if it needs them, and
+    /// is left out when fewer than `minimumGraphRows` would be left even then.
     static func parts(_ model: ScreenModel, available: Int) -> [Part] {
         var parts: [Part] = [.note]
         if model.tuning != nil { parts.append(.strings) }
         parts += [.numbers, .scale]
         if model.strobeOn { parts.append(.strobe) }
         parts += [.labels, .level]
-        for optional in [Part.labels, .level] where parts.reduce(0, { $0 + $1.height }) > available {
+        func used() -> Int { parts.reduce(0) { $0 + $1.height } }
+        if model.historyOn {
+            for optional in [Part.labels, .level] where available - used() - 1 < minimumGraphRows {
+                parts.removeAll { $0 == optional }
+            }
+            let rows = available - used() - 1
+            if rows >= minimumGraphRows { parts.append(.graph(rows: rows)) }
+        }
+        for optional in [Part.labels, .level] where used() > available {
             parts.removeAll { $0 == optional }
         }
         return parts
@@ -51,8 +78,7 @@ public enum ScreenRenderer {
         }
         let cols = size.columns
         canvas.put(pad(" " + statusLine(model, width: cols - 1), cols), row: 0, column: 0, style: .bar)
-        let help = model.readsStrums ? strumKeyHelp : model.tuning == nil ? keyHelp : tuningKeyHelp
-        canvas.put(pad(" " + help, cols), row: size.rows - 1, column: 0, style: .bar)
+        canvas.put(pad(" " + bottomLine(model), cols), row: size.rows - 1, column: 0, style: .bar)
         if model.readsStrums {
             drawStrum(model, canvas: canvas, rows: size.rows - 2, cols: cols)
             return
@@ -70,6 +96,7 @@ public enum ScreenRenderer {
             case .strobe: drawStrobe(model, canvas: canvas, row: row, cols: cols)
             case .labels: drawLabels(model, canvas: canvas, row: row, cols: cols)
             case .level: drawLevel(model, canvas: canvas, row: row, cols: cols)
+            case .graph(let rows): drawGraph(model, canvas: canvas, row: row, rows: rows, cols: cols)
             }
             row += part.height
         }
@@ -115,9 +142,29 @@ public enum ScreenRenderer {
     public static func statusLine(_ model: ScreenModel, width: Int = .max) -> String {
         var source = model.sourceLabel
         if !source.contains("Hz") { source += ", \(Int(model.sampleRate)) Hz" }
-        let settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
+        var settings = "A4 \(hertz(model.settings.a4)) Hz · tolerance ±\(String(format: "%.1f", model.settings.tolerance.value)) ¢"
+        // What else is in force: "meantone in D · capo 2 · B♭ instrument".
+        let system = model.pipeline.system
+        var systems = system.summary
+        if let capo = model.tuning?.capo, capo != 0 {
+            let tempered = !system.temperament.isEqual12 || system.reference.frequency != nil
+            systems.insert("capo \(capo)", at: tempered ? 1 : 0)
+        }
+        if !systems.isEmpty { settings += " · " + systems.joined(separator: " · ") }
         let full = "\(source) · \(settings)"
         return full.count <= width ? full : "\(settings) · \(source)"
+    }
+
+    /// The bottom bar: the key help, or "♪ A2 — playing the reference tone, input ignored" while the
+    /// tone plays, or a notice (why a sound could not play) until the next key.
+    public static func bottomLine(_ model: ScreenModel) -> String {
+        if let note = model.toneNote {
+            return "♪ \(displayLabel(note.description)) — playing the reference tone; input ignored"
+        }
+        if let notice = model.notice { return notice }
+        if model.readsStrums { return strumKeyHelp }
+        guard model.tuning != nil else { return keyHelp }
+        return model.size.columns > tuningKeyHelp.count + strumKeyHint.count + 1 ? tuningKeyHelp + strumKeyHint : tuningKeyHelp
     }
 
     /// "+3.2 ¢", "-7.3 ¢", "0.0 ¢".
@@ -140,7 +187,7 @@ public enum ScreenRenderer {
             canvas.put(text, row: row + 2, column: (cols - 1) / 2, style: .dim)
             return
         }
-        let rows = BigGlyphs.note(shown.note.name, octave: shown.note.octave)
+        let rows = BigGlyphs.note(model.pipeline.system.name(of: shown.note))
         let width = rows[0].count
         let style: ScreenStyle = !shown.live ? .dim : model.isInTune ? .good : .bold
         for (i, line) in rows.enumerated() {
@@ -152,7 +199,7 @@ public enum ScreenRenderer {
         let cue = cue(model)
         var numbers = ""
         if let shown = model.shown {
-            let name = shown.note.name.replacingOccurrences(of: "#", with: "♯") + String(shown.note.octave)
+            let name = model.pipeline.system.name(of: shown.note).replacingOccurrences(of: "#", with: "♯")
             numbers = "\(name)   \(String(format: "%.2f", shown.frequency.value)) Hz   \(signedCents(shown.offset))   "
         }
         let total = numbers.count + cue.text.count
@@ -210,6 +257,29 @@ public enum ScreenRenderer {
         guard let band = model.strobeBand else { return }
         let (left, _) = scaleFrame(model, cols: cols)
         canvas.put(band, row: row, column: left, style: model.isInTune ? .good : .normal)
+    }
+
+    /// The history graph (see `HistoryGraph`): cents labels on the left, the braille rows (those
+    /// holding the tolerance band's edges in the zone's style), and the time axis under them.
+    static func drawGraph(_ model: ScreenModel, canvas: ScreenCanvas, row: Int, rows: Int, cols: Int) {
+        let width = cols - graphGutter - 1
+        guard width >= 2, let now = model.history.last?.time else {
+            canvas.put("history: no readings yet", row: row + rows / 2, column: graphGutter, style: .dim)
+            return
+        }
+        let tolerance = model.settings.tolerance.value
+        let graph = HistoryGraph.render(model.history, now: now, tolerance: tolerance, columns: width, rows: rows)
+        let bandRows = Set([tolerance, -tolerance].map { HistoryGraph.y($0, height: graph.height) / 4 })
+        for (i, line) in graph.lines.enumerated() {
+            canvas.put(line, row: row + i, column: graphGutter, style: bandRows.contains(i) ? .zone : .normal)
+        }
+        canvas.put("+50¢", row: row, column: 0, style: .dim)
+        canvas.put("  0¢", row: row + HistoryGraph.y(0, height: graph.height) / 4, column: 0, style: .dim)
+        canvas.put("-50¢", row: row + rows - 1, column: 0, style: .dim)
+        let axis = row + rows
+        canvas.put("-10 s", row: axis, column: graphGutter, style: .dim)
+        canvas.put("-5 s", row: axis, column: graphGutter + width / 2 - 2, style: .dim)
+        canvas.put("now", row: axis, column: graphGutter + width - 3, style: .dim)
     }
 
     /// One segment of the tuning row and how it is drawn.

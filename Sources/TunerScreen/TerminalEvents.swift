@@ -49,6 +49,11 @@ public final class TerminalEvents: @unchecked Sendable {
         inputSource.resume()
     }
 
+    /// Puts `event` into the stream (e.g. `.soundEnded` from the thread that played a sound).
+    public func post(_ event: ScreenEvent) {
+        continuation.yield(event)
+    }
+
     /// Lets the stdin source fire again after the loop read the keys.
     public func resumeInput() {
         let input = inputSource

@@ -18,30 +18,35 @@ public enum TunerScreen {
     /// Shows `session` until the user quits. Throws before drawing anything when the terminal cannot be
     /// used (unknown `TERM`). Stops the session before returning.
     /// With a `tuning`, the readings are measured against its strings (the tuning row and keys 1…9).
+    /// With `sounds`, key t plays the target note and, with `chime`, each settled note is chimed; the
+    /// input is ignored while they sound.
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
-                           tuning: Tuning? = nil,
+                           tuning: Tuning? = nil, system: TargetSystem = .standard,
+                           sounds: (any ScreenSounds)? = nil, chime: Bool = false,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         try await run(label: session.sourceLabel, sampleRate: session.sampleRate, stop: { session.stop() },
-                      settings: settings, gate: gate, tuning: tuning, readsStrums: false, noColor: noColor,
-                      start: { events, _ in events.forward(session) })
+                      settings: settings, gate: gate, tuning: tuning, system: system, sounds: sounds, chime: chime,
+                      readsStrums: false, noColor: noColor, start: { events, _ in events.forward(session) })
     }
 
-    /// As above for a session that runs either engine (`--tuning` on the screen): key p switches
+    /// As above for a session that runs either engine (the screen with a tuning): key p switches
     /// `engineSwitch` and the screen between one string and every string of a strum; `--poly` starts
     /// with every string.
     public static func run(session: SwitchableSession, engineSwitch: EngineSwitch, settings: ScreenModel.Settings,
-                           gate: Decibels = Decibels(-60), tuning: Tuning,
+                           gate: Decibels = Decibels(-60), tuning: Tuning, system: TargetSystem = .standard,
+                           sounds: (any ScreenSounds)? = nil, chime: Bool = false,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         try await run(label: session.sourceLabel, sampleRate: session.sampleRate, stop: { session.stop() },
-                      settings: settings, gate: gate, tuning: tuning, readsStrums: engineSwitch.readsStrums,
-                      noColor: noColor, start: { events, loop in
+                      settings: settings, gate: gate, tuning: tuning, system: system, sounds: sounds, chime: chime,
+                      readsStrums: engineSwitch.readsStrums, noColor: noColor, start: { events, loop in
                           loop.onStrumsChanged = { engineSwitch.readsStrums = $0 }
                           events.forward(session)
                       })
     }
 
     private static func run(label: String, sampleRate: Double, stop: () -> Void, settings: ScreenModel.Settings,
-                            gate: Decibels, tuning: Tuning?, readsStrums: Bool, noColor: Bool,
+                            gate: Decibels, tuning: Tuning?, system: TargetSystem, sounds: (any ScreenSounds)?,
+                            chime: Bool, readsStrums: Bool, noColor: Bool,
                             start: (TerminalEvents, ScreenLoop) -> Void) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -54,8 +59,9 @@ public enum TunerScreen {
         }
         terminal.resumeInput = { events.resumeInput() }
         let model = ScreenModel(settings: settings, sourceLabel: label, sampleRate: sampleRate, gate: gate,
-                                size: terminal.size, tuning: tuning, readsStrums: readsStrums)
-        let loop = ScreenLoop(model: model, canvas: terminal, input: terminal)
+                                size: terminal.size, tuning: tuning, system: system, readsStrums: readsStrums)
+        let loop = ScreenLoop(model: model, canvas: terminal, input: terminal, sounds: sounds, chime: chime,
+                              post: { events.post($0) })
         start(events, loop)
         let outcome = await loop.run(events.stream)
         terminal.restore()

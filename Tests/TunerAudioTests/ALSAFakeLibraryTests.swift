@@ -46,6 +46,29 @@ final class ScriptedALSA: ALSALibrary {
             return frames
         }
     }
+    /// Playback: each `write` takes the next of `writeSteps` (a count of frames taken, or a code);
+    /// with none left it takes everything. What was taken lands in `written` (as float).
+    var playbackOpened = ""
+    var writeSteps: [Int] = []
+    var written: [Float] = []
+    var drained = 0
+    var drainCode: Int32 = 0
+    func openPlayback(name: String, configuration: String?) -> Result<ALSAHandle, ALSACode> {
+        playbackOpened = name
+        return openResult
+    }
+    func write(_ handle: ALSAHandle, from buffer: UnsafeRawPointer, frames: Int) -> Int {
+        let taken = writeSteps.isEmpty ? frames : min(frames, writeSteps.removeFirst())
+        guard taken > 0 else { return taken }
+        if hardware.format == .floatLE {
+            written += UnsafeBufferPointer(start: buffer.assumingMemoryBound(to: Float.self), count: taken)
+        } else {
+            written += UnsafeBufferPointer(start: buffer.assumingMemoryBound(to: Int16.self), count: taken)
+                .map { Float($0) / 32768 }
+        }
+        return taken
+    }
+    func drain(_ handle: ALSAHandle) -> Int32 { drained += 1; return drainCode }
     func recover(_ handle: ALSAHandle, from code: Int32) -> Int32 { recovered.append(code); return recoverResult }
     func close(_ handle: ALSAHandle) { closed += 1 }
     func describe(_ code: Int32) -> String { "reason \(code)" }

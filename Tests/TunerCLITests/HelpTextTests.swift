@@ -11,7 +11,11 @@ import Testing
     USAGE: tuner [--file <path>] [--channel <n>] [--tolerance <cents>] [--a4 <hz>]
            [--output <format>] [--device <name>] [--rate <hz>] [--list-devices]
            [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
-           [--expect <note>]
+           [--expect <note>] [--temperament <name|file>] [--root <note>]
+           [--kbm <file>] [--transpose <key>] [--capo <fret>] [--names <scheme>]
+           [--offsets <cents>] [--tone <note>] [--duration <seconds>]
+           [--tone-timbre <timbre>] [--playback-device <name>] [--chime]
+           [--plot <file.svg>]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
@@ -49,12 +53,61 @@ import Testing
                               readers and braille displays: a file as fast as it can
                               be analysed, live input as the notes settle.
       --speak                 Say each settled note through espeak-ng (it must be
-                              installed); with live input the tuner ignores the
-                              input while it speaks. Add --announce to print the
-                              lines too.
+                              installed), played through --playback-device; with
+                              live input the tuner ignores the input while it
+                              speaks. Add --announce to print the lines too.
       --expect <note>         With --file: exit 0 when the file's settled pitch (its
                               last settled note) is this note within the tolerance,
                               else 1, printing by how much.
+      --temperament <name|file>
+                              The temperament targets are tuned in: equal,
+                              pythagorean, meantone, sixth-comma-meantone,
+                              werckmeister3, kirnberger3, vallotti, young, just,
+                              NNedo (N equal divisions of the octave, 5…96, e.g.
+                              19edo), or a Scala scale file ending in .scl. The note
+                              A keeps --a4; the others follow the temperament's
+                              intervals above --root. (default: equal)
+      --root <note>           The key the temperament is built on: a note name
+                              without octave, e.g. C, D, Eb, F#. (default: C)
+      --kbm <file>            A Scala keyboard mapping for a .scl temperament: its
+                              middle note is the scale's root, its reference note
+                              sounds at its reference frequency (instead of A4 at
+                              --a4).
+      --transpose <key>       For a transposing instrument: Bb, Eb, F, A, G, or the
+                              signed semitones from written to sounding pitch (Bb is
+                              -2). Every note shown, printed, announced or expected
+                              is then the written note; frequencies stay concert
+                              pitch.
+      --capo <fret>           With --tuning: a capo on this fret (0…12) raises every
+                              string's target that many semitones.
+      --names <scheme>        How notes are written: english (C D E F G A B), german
+                              (B♭ is B, B is H) or solfege (fixed do: Do Re Mi Fa
+                              Sol La Si). --expect, --tuning and --root accept them
+                              as well as English names. (default: english)
+      --offsets <cents>       With --tuning: cents added to each string's target,
+                              one per string in string order, -50…50 in steps of 0.1
+                              (a sweetened tuning), e.g. "0 -2 0 0 -1.5 0".
+      --tone <note>           Play this note (a pitch pipe) through
+                              --playback-device for --duration seconds and exit; it
+                              follows --a4. On the screen, key t plays the target
+                              note instead.
+      --duration <seconds>    How long --tone (and key t on the screen) plays,
+                              0.1…60 s. (default: 2)
+      --tone-timbre <timbre>  How the reference tone sounds: sine (a plain sine) or
+                              pluck (a plucked string). (default: sine)
+      --playback-device <name>
+                              ALSA playback device for the tone, the chimes and
+                              --speak, e.g. default, pulse or hw:0.
+                              (default: default)
+      --chime                 Sound a short, quiet click through --playback-device
+                              each time a note settles: two high ticks in tune, one
+                              low knock out of tune. Input is ignored while it
+                              sounds. With the screen, --announce or --speak.
+      --plot <file.svg>       With --file: analyse the whole file, then write an SVG
+                              graph of it to this path: cents from the nearest note
+                              (with --tuning, the target string) against time, with
+                              the note names, the tolerance band and gaps where
+                              there was no pitch.
       --version               Show the version.
       -h, --help              Show help information.
 
@@ -67,28 +120,34 @@ import Testing
       "target_cents" (cents from it, unclamped) and "target_in_tune"; after the
       reading at which a note settled (held steady for 0.5 s) comes a line
       {"event":"settled",…} with time, start, string, target, frequency, cents (from
-      the target, the median of the steady time) and in_tune.
+      the target, the median of the steady time), in_tune and target_frequency.
+      Notes are named by --names and --transpose (the written note); with
+      --temperament, cents are from the tempered target.
 
     SCREEN: the note, its frequency and cents on a needle over ±50 ¢ with the
     tolerance zone; keys: q or Esc quit, + and - change the tolerance, [ and ] move
     A4 by 1 Hz, s shows the strobe band (it drifts left when flat, right when
-    sharp). With --tuning, a row of the strings shows the target one as [A2] and ✓
-    on strings that settled in tune; 1…9 lock a string, 0 returns to automatic. With
-    no capture device, 'tuner' shows a built-in demo. NO_COLOR turns colours off.
+    sharp), t plays the target note (input is ignored while it sounds), h shows the
+    last 10 s as a graph of cents. With --tuning, a row of the strings shows the
+    target one as [A2] and ✓ on strings that settled in tune; 1…9 lock a string, 0
+    returns to automatic. The status line names the temperament, capo, transposition
+    and names in force. With no capture device, 'tuner' shows a built-in demo.
+    NO_COLOR turns colours off.
 
     EXIT CODES:
       0     Success: q on the screen, or the input was analysed; also when the
             reader of the output stops early (e.g. '| head').
-      1     A runtime failure (e.g. the terminal type is unknown to the screen);
-            with --expect: the input did not settle on the note within the
-            tolerance.
+      1     A runtime failure (e.g. the terminal type is unknown to the screen, or
+            --plot cannot write its file); with --expect: the input did not settle
+            on the note within the tolerance.
       64    A usage error: unknown flag, missing or bad value, or a --channel the
             file does not have.
       66    The input file cannot be read: missing, a directory, not audio, empty,
-            or a sample rate outside 8000…192000 Hz.
-      69    The capture device cannot be used: no such device, busy, no mono
-            capture, or it stopped delivering audio; or --speak when espeak-ng is
-            not installed or fails.
+            or a sample rate outside 8000…192000 Hz; or a --temperament or --kbm
+            Scala file that is missing or not valid (the error names its line).
+      69    The capture or playback device cannot be used: no such device, busy, no
+            mono audio, or it stopped; or --speak when espeak-ng is not installed or
+            fails.
       129   The screen ended because the terminal hung up (SIGHUP).
       130   The screen ended with Ctrl-C (SIGINT).
       143   The screen ended with SIGTERM.
@@ -102,6 +161,10 @@ import Testing
       tuner --tuning drop-d
       tuner --tuning "D2 G2 D3 G3 B3 D4" --announce
       tuner --file a2.wav --expect A2 -t 2 && echo in tune
+      tuner --temperament meantone --root D
+      tuner --file e4.wav --expect E4 --temperament werck3.scl
+      tuner --transpose Bb --names german
+      tuner --tuning guitar --capo 2 --offsets "0 -2 0 0 -1.5 0"
 
     """
 

@@ -33,7 +33,7 @@ import TunerMusic
         #expect(result.stderr == "")
         #expect(result.stdout == Tuning.listing)
         #expect(result.stdout.contains("  drop-d  ") && result.stdout.contains("D2 A2 D3 G3 B3 E4"))
-        #expect(result.stdout.split(separator: "\n").count == Tuning.presets.count + 3)
+        #expect(result.stdout.split(separator: "\n").count == Tuning.presets.count + 7 + Temperament.builtIns.count)
     }
 
     @Test func announcePrintsExactlyOneLinePerSettledNote() throws {
@@ -183,37 +183,79 @@ import TunerMusic
                 + "(e.g. 'apt-get install espeak-ng') or use --announce to print the notes instead.\n")
     }
 
-    /// A fake espeak-ng first on PATH records how it was called: once per settled note, with the
-    /// line as its one argument (no shell in between).
-    @Test func speakRunsEspeakOncePerSettledNoteWithTheLineAsItsArgument() throws {
+    /// A fake espeak-ng first on PATH records how it was called — once per settled note, with
+    /// `--stdout` and the line as its one other argument (no shell in between) — and writes a WAV of
+    /// "speech" to its standard output, which the tuner plays through its own playback device (the
+    /// `file` plugin in a private ~/.asoundrc writes it to out.wav).
+    @Test func speakRunsEspeakOncePerSettledNoteAndPlaysItsSpeech() throws {
         let dir = try TemporaryDirectory()
         let bin = dir.path("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let log = dir.path("calls.log")
-        let script = "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$*\" >> '\(log)'\n"
+        let speech = Synth.sine(Hertz(300), seconds: 0.2, sampleRate: 22050, amplitude: 0.25)
+        let speechWAV = try dir.write("speech.wav", [speech], rate: 22050, format: .init(.wav, .pcm16))
+        let script = "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$*\" >> '\(log)'\ncat '\(speechWAV)'\n"
         try script.write(toFile: bin + "/espeak-ng", atomically: true, encoding: .utf8)
         chmod(bin + "/espeak-ng", 0o755)
+        let out = dir.path("out.wav")
+        try "pcm.out { type file slave.pcm null file \"\(out)\" format \"wav\" }\n"
+            .write(toFile: dir.path(".asoundrc"), atomically: true, encoding: .utf8)
         let path = try dir.write("notes.wav", [Synth.Pluck(frequency: Note(parsing: "F#2")!.frequency()).render(
             seconds: 1.5, sampleRate: 48000) + Synth.Pluck(frequency: Hertz(110)).render(seconds: 1.5, sampleRate: 48000)],
             rate: 48000, format: .init(.wav, .float32))
-        let spoken = try TunerBinary.shell("PATH=\(bin):/usr/bin:/bin \"$TUNER\" --file \(path) --speak")
+        let env = "HOME=\(dir.url.path) PATH=\(bin):/usr/bin:/bin"
+        let spoken = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --playback-device out")
         #expect(spoken.status == 0, "\(spoken.stderr)")
         #expect(spoken.stdout == "", "--speak alone prints nothing")
-        #expect(try String(contentsOfFile: log, encoding: .utf8) == "1|F sharp 2 in tune\n1|A2 in tune\n")
+        #expect(try String(contentsOfFile: log, encoding: .utf8)
+                == "2|--stdout F sharp 2 in tune\n2|--stdout A2 in tune\n")
+        // Both utterances were played, one after the other, sample for sample (16-bit).
+        let played = try AudioFileSource(path: out)
+        #expect(played.sampleRate == 22050)
+        #expect(played.info.frames == 2 * speech.count)
 
         try FileManager.default.removeItem(atPath: log)
-        let both = try TunerBinary.shell("PATH=\(bin):/usr/bin:/bin \"$TUNER\" --file \(path) --speak --announce")
+        let both = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --announce --playback-device out")
         #expect(both.status == 0)
         #expect(both.stdout == "F#2 in tune\nA2 in tune\n")
         #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 2)
 
-        // espeak-ng that fails (no audio device, say): one line naming it, exit 69.
-        try "#!/bin/sh\necho 'cannot open audio device' >&2\nexit 1\n".write(
+        // No such playback device: one line naming it, exit 69, before anything is analysed or said.
+        try FileManager.default.removeItem(atPath: log)
+        let noDevice = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --playback-device no_such_out")
+        #expect(noDevice.status == 69)
+        #expect(noDevice.stderr == "Error: cannot open playback device \"no_such_out\" (ALSA: No such file or "
+                + "directory); name another with --playback-device\n")
+        #expect(!FileManager.default.fileExists(atPath: log))
+
+        // espeak-ng that fails: one line naming it, exit 69.
+        try "#!/bin/sh\necho 'voice not found' >&2\nexit 1\n".write(
             toFile: bin + "/espeak-ng", atomically: true, encoding: .utf8)
         chmod(bin + "/espeak-ng", 0o755)
-        let failing = try TunerBinary.shell("PATH=\(bin):/usr/bin:/bin \"$TUNER\" --file \(path) --speak")
+        let failing = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --playback-device out")
         #expect(failing.status == 69)
-        #expect(failing.stderr == "Error: espeak-ng failed (exit status 1): cannot open audio device; check that it "
+        #expect(failing.stderr == "Error: espeak-ng failed (exit status 1): voice not found; check that it "
                 + "can speak (e.g. 'espeak-ng test') or use --announce instead.\n")
+    }
+
+    /// The real espeak-ng (a test dependency): with no sound card it used to say nothing and exit 0;
+    /// now its speech goes through the tuner's playback, so the missing device is an error (exit 69),
+    /// and a working device gets the speech.
+    @Test func realEspeakSpeaksThroughThePlaybackDeviceOrFailsInOneLine() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("out.wav")
+        try "pcm.out { type file slave.pcm null file \"\(out)\" format \"wav\" }\n"
+            .write(toFile: dir.path(".asoundrc"), atomically: true, encoding: .utf8)
+        let path = try Self.notesFile(dir, "a2.wav", [(45, 0)])
+        let env = "HOME=\(dir.url.path) PATH=/usr/local/bin:/usr/bin:/bin"
+        let missing = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --playback-device tuner_missing_out")
+        #expect(missing.status == 69, "\(missing.stderr)")
+        #expect(missing.stderr.hasPrefix("Error: cannot open playback device \"tuner_missing_out\""))
+        #expect(missing.stderr.split(separator: "\n").count == 1)
+        let spoken = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --playback-device out")
+        #expect(spoken.status == 0, "espeak-ng must be installed (make test-deps): \(spoken.stderr)")
+        let played = try AudioFileSource(path: out)
+        #expect(played.sampleRate == 22050)
+        #expect(played.info.frames > 11025, "at least half a second of 'A2 in tune'")
     }
 }

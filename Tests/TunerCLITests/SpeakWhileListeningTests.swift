@@ -47,13 +47,19 @@ import TunerMusic
             self.started = started
             self.voiceTaken = voiceTaken.makeAsyncIterator()
         }
-        func speak(_ arguments: [String]) async -> (status: Int32, message: String) {
+        /// A WAV of 10 ms of silence, as `espeak-ng --stdout` would write speech.
+        static let wav: [UInt8] = {
+            var bytes = Array("RIFF".utf8) + [0xdc, 1, 0, 0] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0]
+            bytes += [0x22, 0x56, 0, 0, 0x44, 0xac, 0, 0, 2, 0, 16, 0] + Array("data".utf8) + [0xb8, 1, 0, 0]
+            return bytes + [UInt8](repeating: 0, count: 440)
+        }()
+        func speak(_ arguments: [String]) async -> Speaker.Launched {
             let first = calls.withLock { $0.append(arguments); return $0.count == 1 }
             if first {
                 started.yield()
                 _ = await voiceTaken.next()
             }
-            return (0, "")
+            return Speaker.Launched(status: 0, message: "", output: Self.wav)
         }
     }
 
@@ -66,7 +72,8 @@ import TunerMusic
 
     /// A2 played for 1 s (it settles at 0.5 s and is announced); while the announcement is spoken,
     /// the microphone hears the voice as a steady C4 for 1 s; then silence.
-    func run(ignoreWhileSpeaking: Bool) async -> (printed: String, spoken: [[String]], code: ExitCode) {
+    /// With `chiming`, the first settled note's chime (not speech) is what lasts while the "voice" plays.
+    func run(ignoreWhileSpeaking: Bool, chiming: Bool = false) async -> (printed: String, spoken: [[String]], code: ExitCode) {
         let (started, startedSink) = AsyncStream<Void>.makeStream()
         let (taken, takenSink) = AsyncStream<Void>.makeStream()
         var items: [Item] = (0..<100).map { .reading(Self.reading(45, at: Double($0) / 100)) }
@@ -78,15 +85,20 @@ import TunerMusic
         let readings = AsyncStream<PitchMeasurement>(unfolding: { await script.next() })
 
         let speech = Speech(started: startedSink, voiceTaken: taken)
-        let speaker = Speaker(executable: "/fake/espeak-ng") { _, arguments in await speech.speak(arguments) }
+        let speaker = Speaker(executable: "/fake/espeak-ng", launch: { _, arguments in await speech.speak(arguments) },
+                              play: { _ in })
         let printed = Mutex<[UInt8]>([])
         let io = SystemIO(write: { _, bytes, count in
                               printed.withLock { $0 += UnsafeRawBufferPointer(start: bytes, count: count) }
                               return (count, 0)
                           }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
+        let chime: @Sendable (Bool) async -> String? = { inTune in
+            _ = await speech.speak(["chime", inTune ? "in tune" : "out of tune"])
+            return nil
+        }
         let code = await SettledOutput.announce(SettledNotes(measurements: readings), tuning: nil, printing: true,
-                                                speaker: speaker, ignoreWhileSpeaking: ignoreWhileSpeaking,
-                                                stop: {}, io: io)
+                                                speaker: chiming ? nil : speaker, chime: chiming ? chime : nil,
+                                                ignoreWhileSpeaking: ignoreWhileSpeaking, stop: {}, io: io)
         return (String(decoding: printed.withLock { $0 }, as: UTF8.self), speech.calls.withLock { $0 }, code)
     }
 
@@ -94,7 +106,7 @@ import TunerMusic
         let result = await run(ignoreWhileSpeaking: true)
         #expect(result.code == .success)
         #expect(result.printed == "A2 in tune\n")
-        #expect(result.spoken == [["A2 in tune"]])
+        #expect(result.spoken == [["--stdout", "A2 in tune"]])
     }
 
     /// The control: without ignoring, the same input announces the voice as a note.
@@ -102,6 +114,17 @@ import TunerMusic
         let result = await run(ignoreWhileSpeaking: false)
         #expect(result.code == .success)
         #expect(result.printed == "A2 in tune\nC4 in tune\n")
-        #expect(result.spoken == [["A2 in tune"], ["C4 in tune"]])
+        #expect(result.spoken == [["--stdout", "A2 in tune"], ["--stdout", "C4 in tune"]])
+    }
+
+    /// `--chime` on live input: the chime of the first note lasts while the microphone hears C4; the
+    /// input is ignored meanwhile, so only A2 is announced (and chimed).
+    @Test func theChimeIsIgnoredLikeTheVoice() async {
+        let result = await run(ignoreWhileSpeaking: true, chiming: true)
+        #expect(result.code == .success)
+        #expect(result.printed == "A2 in tune\n")
+        #expect(result.spoken == [["chime", "in tune"]])
+        let control = await run(ignoreWhileSpeaking: false, chiming: true)
+        #expect(control.printed == "A2 in tune\nC4 in tune\n", "without ignoring, the chime's time would be read")
     }
 }

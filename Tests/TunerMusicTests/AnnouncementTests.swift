@@ -33,5 +33,10 @@ import TunerBridge
         #expect(Announcement.spoken(for: settled("D#2", 5, string: 0), tuning: halfDown) == "E flat 2, 5 cents sharp")
         #expect(Announcement.spoken(for: settled("F#3", -7)) == "F sharp 3, 7 cents flat")
         #expect(Announcement.spoken(for: settled("B3", 0)) == "B3 in tune")
+        // Solfège syllables keep their letters; German H and B read as written.
+        #expect(Announcement.spoken(for: settled("G#3", 0), system: TargetSystem(names: .solfege)) == "Sol sharp 3 in tune")
+        #expect(Announcement.spoken(for: settled("C#4", 0), system: TargetSystem(names: .solfege)) == "Do sharp 4 in tune")
+        #expect(Announcement.spoken(for: settled("Bb3", 0), system: TargetSystem(names: .german)) == "B3 in tune")
+        #expect(Announcement.spoken(for: settled("B3", 0), system: TargetSystem(names: .german)) == "H3 in tune")
     }
 }

@@ -114,7 +114,8 @@ import TunerBridge
 
     @Test func listingShowsEveryPresetAndHowToGiveACustomTuning() {
         let lines = Tuning.listing.split(separator: "\n").map(String.init)
-        #expect(lines.count == Tuning.presets.count + 3)
+        // The tunings, then the temperaments, transpositions and names.
+        #expect(lines.count == Tuning.presets.count + 3 + 1 + Temperament.builtIns.count + 3)
         #expect(lines[0] == "Tunings (--tuning NAME), strings in order from the lowest-pitched side:")
         #expect(lines[1] == "  guitar            E2 A2 D3 G3 B3 E4        Guitar, standard "
                 + "(also: standard, guitar-standard, e-standard, guitar6)")
@@ -122,7 +123,9 @@ import TunerBridge
         for preset in Tuning.presets {
             #expect(lines.contains { $0.hasPrefix("  \(preset.key!) ") && $0.contains(preset.description) })
         }
-        #expect(lines.last == "Target frequencies follow --a4 (default 440 Hz). Without --tuning: chromatic, nearest note.")
+        #expect(lines[Tuning.presets.count + 2]
+                == "Target frequencies follow --a4 (default 440 Hz). Without --tuning: chromatic, nearest note.")
+        #expect(lines.contains("  meantone              0.0 76.0 193.2 310.3 386.3 503.4 579.5 696.6 772.6 889.7 1006.8 1082.9"))
         #expect(Tuning.listing.contains("Custom: --tuning \"D2 A2 D3 G3 B3 E4\""))
     }
 }

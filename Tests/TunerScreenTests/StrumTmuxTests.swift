@@ -48,7 +48,7 @@ extension ScreenTmuxTests {
         #expect(screen.contains("p one string"))
 
         tmux.keys("p")
-        let single = tmux.waitFor { $0.contains("p all strings") && !$0.contains("Strum all strings") }
+        let single = tmux.waitFor { $0.contains("1-9 lock") && !$0.contains("Strum all strings") }
         #expect(single != nil, "key p: one string at a time:\n\(tmux.screen)")
         tmux.keys("p")
         #expect(tmux.waitFor { $0.contains("Strum all strings") } != nil, "key p again: every string")

@@ -63,7 +63,7 @@ import TunerMusic
         #expect(c.lines[r].contains("[E2]-10"), "\(c.lines[r])")
         #expect(c.lines[r].contains(" A2 ✓"), "A2 stays done")
         #expect(c.text.contains("-10.0 ¢   ♭ FLAT — tune up"))
-        #expect(c.lines[23].contains("1-9 lock string") && c.lines[23].contains("s strobe"))
+        #expect(c.lines[23].contains("1-9 lock") && c.lines[23].contains("s strobe"))
     }
 
     @Test func digitKeysLockAStringAndCentsAreFromItsPitch() throws {
