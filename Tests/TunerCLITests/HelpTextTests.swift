@@ -15,7 +15,7 @@ import Testing
            [--kbm <file>] [--transpose <key>] [--capo <fret>] [--names <scheme>]
            [--offsets <cents>] [--tone <note>] [--duration <seconds>]
            [--tone-timbre <timbre>] [--playback-device <name>] [--chime]
-           [--plot <file.svg>]
+           [--plot <file.svg>] [--poly]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
@@ -108,6 +108,12 @@ import Testing
                               (with --tuning, the target string) against time, with
                               the note names, the tolerance band and gaps where
                               there was no pitch.
+      --poly                  Strum all strings and read each one at once (needs
+                              --tuning): every string's cents from its own target,
+                              or not heard; jsonl and text give a line per reading,
+                              --announce a line per strum once its strings have
+                              settled; on the screen p switches between all strings
+                              and one.
       --version               Show the version.
       -h, --help              Show help information.
 
