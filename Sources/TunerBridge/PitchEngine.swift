@@ -19,6 +19,20 @@ public struct TunerConfiguration: Sendable, Equatable {
     }
 }
 
+extension TunerConfiguration {
+    /// The C engines' configuration (`ct_config`) for these settings at `sampleRate`: the one mapping,
+    /// for `PitchEngine` and `PolyEngine`.
+    func engineConfig(sampleRate: Double) -> ct_config {
+        var config = ct_config()
+        ct_config_default(&config, sampleRate)
+        config.gate_db = gate.value
+        config.min_frequency = minimumFrequency.value
+        config.max_frequency = maximumFrequency.value
+        config.hop_seconds = hopSeconds
+        return config
+    }
+}
+
 /// The engine refused its configuration (`ct_engine_create` returned NULL); `reason` is its words.
 public struct EngineError: Error, CustomStringConvertible {
     public var reason: String
@@ -47,12 +61,7 @@ public final class PitchEngine {
     /// Makes the engine (`ct_engine_create`: every buffer and FFT plan is made here, once).
     public init(sampleRate: Double, configuration: TunerConfiguration = TunerConfiguration(),
                 onMeasurement: @escaping (PitchMeasurement) -> Void) throws {
-        var config = ct_config()
-        ct_config_default(&config, sampleRate)
-        config.gate_db = configuration.gate.value
-        config.min_frequency = configuration.minimumFrequency.value
-        config.max_frequency = configuration.maximumFrequency.value
-        config.hop_seconds = configuration.hopSeconds
+        var config = configuration.engineConfig(sampleRate: sampleRate)
         let sink = Unmanaged.passRetained(Sink(onMeasurement: onMeasurement))
         var message = [CChar](repeating: 0, count: 256)
         let made = message.withUnsafeMutableBufferPointer { buffer in

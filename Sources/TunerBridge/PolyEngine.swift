@@ -22,12 +22,7 @@ public final class PolyEngine {
     /// made here, once). Throws `EngineError` with the analyser's reason when it refuses them.
     public init(sampleRate: Double, targets: [Hertz], configuration: TunerConfiguration = TunerConfiguration(),
                 onMeasurement: @escaping (PolyMeasurement) -> Void) throws {
-        var config = ct_config()
-        ct_config_default(&config, sampleRate)
-        config.gate_db = configuration.gate.value
-        config.min_frequency = configuration.minimumFrequency.value
-        config.max_frequency = configuration.maximumFrequency.value
-        config.hop_seconds = configuration.hopSeconds
+        var config = configuration.engineConfig(sampleRate: sampleRate)
         let sink = Unmanaged.passRetained(Sink(onMeasurement: onMeasurement))
         var message = [CChar](repeating: 0, count: 256)
         let frequencies = targets.map(\.value)
