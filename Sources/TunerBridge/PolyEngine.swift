@@ -7,41 +7,27 @@ import CTuner
 /// `onMeasurement` synchronously on the calling thread, once per analysis hop completed in the block.
 public final class PolyEngine {
     private let handle: OpaquePointer
-    private let sink: Unmanaged<Sink>
+    private let sink: Unmanaged<MeasurementSink<PolyMeasurement>>
     public let sampleRate: Double
 
     /// Hops are `hopSize` samples apart.
     public var hopSize: Int { ct_poly_hop_size(handle) }
-
-    private final class Sink {
-        let onMeasurement: (PolyMeasurement) -> Void
-        init(onMeasurement: @escaping (PolyMeasurement) -> Void) { self.onMeasurement = onMeasurement }
-    }
 
     /// Makes the analyser for strings tuned to `targets` (string order; every buffer and FFT plan is
     /// made here, once). Throws `EngineError` with the analyser's reason when it refuses them.
     public init(sampleRate: Double, targets: [Hertz], configuration: TunerConfiguration = TunerConfiguration(),
                 onMeasurement: @escaping (PolyMeasurement) -> Void) throws {
         var config = configuration.engineConfig(sampleRate: sampleRate)
-        let sink = Unmanaged.passRetained(Sink(onMeasurement: onMeasurement))
-        var message = [CChar](repeating: 0, count: 256)
         let frequencies = targets.map(\.value)
-        let made = message.withUnsafeMutableBufferPointer { buffer in
+        (handle, sink) = try MeasurementSink.make(onMeasurement) { context, error, capacity in
             frequencies.withUnsafeBufferPointer { targets in
                 ct_poly_create(&config, targets.baseAddress, targets.count, { result, context in
                     guard let result else { return }
-                    let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-                    sink.onMeasurement(PolyMeasurement(result.pointee))
-                }, sink.toOpaque(), buffer.baseAddress, buffer.count)
+                    Unmanaged<MeasurementSink<PolyMeasurement>>.fromOpaque(context!).takeUnretainedValue()
+                        .deliver(PolyMeasurement(result.pointee))
+                }, context, error, capacity)
             }
         }
-        guard let made else {
-            sink.release()
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw EngineError(reason: text)
-        }
-        self.handle = made
-        self.sink = sink
         self.sampleRate = sampleRate
     }
 
