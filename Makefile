@@ -47,7 +47,8 @@ engine-test: deps
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
-# Benchmarks/bench.py runs everything in one go.
+# Benchmarks/bench.py runs everything in one go; then Benchmarks/settle_report.py scores the settled
+# notes (issue 19: one announcement per note on real recordings and renders).
 # Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
@@ -61,7 +62,8 @@ bench: deps
 	rm -rf Benchmarks/out/numba-cache && \
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
-	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS)
+	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS) && \
+	"$$python" Benchmarks/settle_report.py
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

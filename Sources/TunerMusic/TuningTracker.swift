@@ -48,7 +48,7 @@ public struct TuningTracker: Sendable {
         var reading = reading
         if ignored { reading.pitch = nil }
         let target = selector?.select(reading)
-        let settled = detector.process(reading, target: target)
+        let settled = detector.process(reading, target: target, ignored: ignored)
         if let settled { checklist?.record(settled) }
         let cents = target?.rawCents ?? reading.pitch?.rawCents
         strobe.update(cents: cents, at: reading.time)

@@ -10,11 +10,13 @@ enum MusicianSignals {
     /// Every reading made of `samples` (synchronously, on this thread): the engine's measurements
     /// through a `ReadingPipeline` for `a4` and `tolerance`.
     static func readings(of samples: [Float], sampleRate: Double = rate, a4: Hertz = Hertz(440),
-                         tolerance: Cents = Cents(3)) throws -> [Reading] {
+                         tolerance: Cents = Cents(3), gate: Decibels? = nil) throws -> [Reading] {
         final class Collector { var readings: [Reading] = [] }
         let collector = Collector()
         let pipeline = ReadingPipeline(settings: .init(a4: a4, tolerance: tolerance))
-        let engine = try PitchEngine(sampleRate: sampleRate) {
+        var configuration = TunerConfiguration()
+        if let gate { configuration.gate = gate }
+        let engine = try PitchEngine(sampleRate: sampleRate, configuration: configuration) {
             collector.readings.append(pipeline.reading(from: $0))
         }
         samples.withUnsafeBufferPointer { buffer in
@@ -67,6 +69,46 @@ enum MusicianSignals {
             out.append(Float(0.4 * s / 1.75))
         }
         return out
+    }
+
+    /// A string-like tone whose pitch and partials change over time: `cents(t)` from `frequency`,
+    /// and the amplitude of partial k (1-based) at time t from `partial(k, t)` (default: a steady
+    /// 1, ½, ¼). One phase accumulator per partial, so pitch changes make no clicks.
+    static func shaped(_ frequency: Hertz, seconds: Double, cents: (Double) -> Double = { _ in 0 },
+                       partial: (Int, Double) -> Double = { k, _ in [1, 0.5, 0.25][k - 1] },
+                       partials: Int = 3, scale: Double = 0.4 / 1.75) -> [Float] {
+        let n = Int(seconds * rate)
+        var out = [Float](repeating: 0, count: n)
+        var phases = [Double](repeating: 0, count: partials)
+        for i in 0..<n {
+            let t = Double(i) / rate
+            let f = frequency.value * exp2(cents(t) / 1200)
+            var s = 0.0
+            for k in 1...partials {
+                phases[k - 1] += 2 * Double.pi * f * Double(k) / rate
+                if phases[k - 1] > 2 * Double.pi { phases[k - 1] -= 2 * Double.pi }
+                s += partial(k, t) * sin(phases[k - 1] + 0.3 * Double(k))
+            }
+            out[i] = Float(scale * s)
+        }
+        return out
+    }
+
+    /// A sine at `frequency` whose RMS is `rms` dBFS.
+    static func sine(_ frequency: Hertz, seconds: Double, rms: Double) -> [Float] {
+        Synth.sine(frequency, seconds: seconds, sampleRate: rate, amplitude: pow(10, rms / 20) * 2.0.squareRoot())
+    }
+
+    /// Hand-made readings of `note`: `cents(t)` and `level(t)` (dBFS) every 10 ms for `seconds`
+    /// from `start`; a nil cents is a reading without a pitch.
+    static func path(_ note: String, seconds: Double, start: Double = 0, cents: (Double) -> Double?,
+                     level: (Double) -> Double = { _ in -20 }) -> [Reading] {
+        (0..<Int((seconds * 100).rounded())).map { i in
+            let t = start + Double(i) * 0.01
+            var r = cents(t).map { reading(note, $0, at: t) } ?? silentReading(at: t)
+            r.level = Decibels(level(t))
+            return r
+        }
     }
 
     static func silence(_ seconds: Double) -> [Float] { [Float](repeating: 0, count: Int(seconds * rate)) }

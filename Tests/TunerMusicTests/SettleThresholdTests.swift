@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import TunerBridge
+@testable import TunerMusic
+
+/// Every settle and onset threshold bracketed from both sides with hand-made readings: each case
+/// sits just inside or just outside one threshold, so moving that threshold by about a sixth of its
+/// value (6 → 5 or 7 ¢, 0.4 → 0.35 or 0.45 s, 6 → 5.5 or 6.5 dB) fails a test.
+@Suite struct SettleThresholdTests {
+    func events(_ readings: [Reading], _ detector: SettleDetector = SettleDetector()) -> [SettledNote] {
+        var detector = detector
+        return readings.compactMap { detector.process($0) }
+    }
+
+    /// 0, +d, −d, 0, +d, … cents: 90 % of the readings within d of their median 0, the same median in
+    /// any part of a window.
+    static func levels(_ d: Double) -> (Double) -> Double {
+        { t in [0, d, -d][Int((t * 100).rounded()) % 3] }
+    }
+
+    @Test func aSteadyNoteSettlesAfterExactlyTheWindow() {
+        let found = events(MusicianSignals.path("A2", seconds: 2, cents: { _ in 1 }))
+        #expect(found.count == 1)
+        #expect(found.first.map { abs($0.time - 0.4) < 0.005 && $0.start == 0 } == true, "\(found)")
+    }
+
+    @Test func theSteadySpreadIsSixCents() {
+        // ±5.5 ¢ settles in the 0.4 s window; ±6.5 ¢ has to wait for the 1 s waver window.
+        let inside = events(MusicianSignals.path("A2", seconds: 2, cents: Self.levels(5.5)))
+        let outside = events(MusicianSignals.path("A2", seconds: 2, cents: Self.levels(6.5)))
+        #expect(inside.first.map { abs($0.time - 0.4) < 0.005 } == true, "\(inside)")
+        #expect(outside.first.map { abs($0.time - 1.0) < 0.005 } == true, "\(outside)")
+    }
+
+    @Test func theSteadyDriftIsThreeCents() {
+        // A pitch rising steadily: its window halves' medians are 0.205 s apart. 12 ¢/s (2.5 ¢)
+        // settles at once; 17 ¢/s (3.5 ¢) never does (nor in the waver window: 8.6 ¢).
+        let slow = events(MusicianSignals.path("A2", seconds: 2, cents: { t in -12 + 12 * t }))
+        let fast = events(MusicianSignals.path("A2", seconds: 2, cents: { t in -17 + 17 * t }))
+        #expect(slow.first.map { abs($0.time - 0.4) < 0.005 } == true, "\(slow)")
+        #expect(fast.isEmpty, "\(fast)")
+    }
+
+    @Test func theWaverWindowIsOneSecondAndItsSpreadThirtyCents() {
+        let wide = events(MusicianSignals.path("A2", seconds: 2, cents: Self.levels(20)))
+        #expect(wide.count == 1)
+        #expect(wide.first.map { abs($0.time - 1.0) < 0.005 && abs($0.cents.value) < 1e-9 } == true, "\(wide)")
+        let inside = events(MusicianSignals.path("A2", seconds: 2, cents: Self.levels(28.5)))
+        let outside = events(MusicianSignals.path("A2", seconds: 2, cents: Self.levels(31.5)))
+        #expect(inside.count == 1, "\(inside)")
+        #expect(outside.isEmpty, "\(outside)")
+    }
+
+    @Test func theWaverDriftIsSixCents() {
+        // ±20 ¢ on a slow rise: the 1 s window's halves are about 0.5 s apart. 11 ¢/s (5.5 ¢)
+        // settles, 13 ¢/s (6.5 ¢) does not.
+        func rising(_ slope: Double) -> [SettledNote] {
+            events(MusicianSignals.path("A2", seconds: 2, cents: { t in Self.levels(20)(t) + slope * (t - 1) }))
+        }
+        #expect(rising(11).count == 1, "\(rising(11))")
+        #expect(rising(13).isEmpty, "\(rising(13))")
+    }
+
+    @Test func aMoveOfTwentyCentsIsANewPitch() {
+        func stepped(_ cents: Double) -> [SettledNote] {
+            events(MusicianSignals.path("A2", seconds: 3, cents: { t in t < 1 ? 0 : cents }))
+        }
+        #expect(stepped(19).count == 1, "\(stepped(19))")
+        #expect(stepped(21).map { Int($0.cents.value.rounded()) } == [0, 21], "\(stepped(21))")
+        #expect(stepped(-21).count == 2)
+    }
+
+    @Test func readingsWithinTwentyCentsOfAPartialAreTheNote() {
+        // A2 settles; then the engine reads its octave 19 ¢ sharp or flat, or its 3rd partial
+        // (folded: the same note), or its octave 21 ¢ off (a new pitch).
+        func tail(_ note: String, _ cents: Double) -> [SettledNote] {
+            var readings = MusicianSignals.path("A2", seconds: 1, cents: { _ in 0 })
+            readings += MusicianSignals.path(note, seconds: 1.5, start: 1, cents: { _ in cents })
+            return events(readings)
+        }
+        #expect(tail("A3", 19).count == 1)
+        #expect(tail("A3", -19).count == 1)
+        #expect(tail("E4", 2).count == 1)
+        #expect(tail("A3", 21).count == 2)
+        #expect(tail("A3", -21).count == 2)
+    }
+
+    @Test func aShortNoteSettlesWhenItHasBeenGoneForTheReleaseGap() {
+        // 0.6 s of ±15 ¢ (too wide for the steady window, too short for the waver window), then no
+        // pitch: it settles 0.2 s after its last reading.
+        var readings = MusicianSignals.path("D3", seconds: 0.6, cents: Self.levels(15))
+        readings += MusicianSignals.path("D3", seconds: 1, start: 0.6, cents: { _ in nil }, level: { _ in -80 })
+        let found = events(readings)
+        #expect(found.count == 1)
+        #expect(found.first.map { abs($0.time - 0.79) < 0.005 && abs($0.cents.value) < 1e-9 } == true, "\(found)")
+        // Under 0.4 s of pitch: nothing.
+        var shorter = MusicianSignals.path("D3", seconds: 0.38, cents: Self.levels(15))
+        shorter += MusicianSignals.path("D3", seconds: 1, start: 0.38, cents: { _ in nil }, level: { _ in -80 })
+        #expect(events(shorter).isEmpty)
+    }
+
+    @Test func aShortNotesHalvesMayDifferTwelveCents() {
+        // 0.6 s of ±15 ¢ on a rise; the halves' medians lie 0.3 s apart: 37 ¢/s (11 ¢) settles on
+        // release, 43 ¢/s (13 ¢) does not.
+        func short(_ slope: Double) -> [SettledNote] {
+            var readings = MusicianSignals.path("D3", seconds: 0.6, cents: { t in Self.levels(15)(t) + slope * (t - 0.3) })
+            readings += MusicianSignals.path("D3", seconds: 1, start: 0.6, cents: { _ in nil }, level: { _ in -80 })
+            return events(readings)
+        }
+        #expect(short(37).count == 1, "\(short(37))")
+        #expect(short(43).isEmpty, "\(short(43))")
+    }
+
+    // ---- onsets
+
+    func onsets(_ levels: [(Double, Double)], _ detector: OnsetDetector = OnsetDetector()) -> [Double] {
+        var detector = detector
+        return levels.compactMap { detector.process(time: $0.0, level: $0.1) ? $0.0 : nil }
+    }
+
+    /// `level(t)` every 10 ms for `seconds`.
+    static func levels(seconds: Double, _ level: (Double) -> Double) -> [(Double, Double)] {
+        (0..<Int((seconds * 100).rounded())).map { i in (Double(i) * 0.01, level(Double(i) * 0.01)) }
+    }
+
+    @Test func aRiseOfSixDecibelsIsAnOnset() {
+        #expect(onsets(Self.levels(seconds: 2) { $0 < 1 ? -30 : -24.5 }).isEmpty)
+        #expect(onsets(Self.levels(seconds: 2) { $0 < 1 ? -30 : -23.5 }) .count == 1)
+    }
+
+    @Test func aDipNarrowerThanTheLookbackIsNoOnset() {
+        // −20 dB, nothing for w seconds (−80 dB), −20 dB again: the same note for w = 0.31 s,
+        // a new one for w = 0.39 s (lookback − riseTime = 0.35 s).
+        func dip(_ w: Double) -> [Double] {
+            onsets(Self.levels(seconds: 3) { t in t >= 1 && t < 1 + w - 1e-9 ? -80 : -20 })
+        }
+        #expect(dip(0.31).isEmpty)
+        #expect(dip(0.39).count == 1)
+    }
+
+    @Test func aJumpOfEightDecibelsOverTwoAboveTheLevelBeforeIsAnOnset() {
+        // −30 dB; a 50 ms dip of x dB; back at −30 + o dB.
+        func jump(dip x: Double, over o: Double) -> [Double] {
+            onsets(Self.levels(seconds: 2) { t in t < 1 ? -30 : t < 1.05 - 1e-9 ? -30 - x : -30 + o })
+        }
+        #expect(jump(dip: 4.5, over: 3).isEmpty, "a 7.5 dB jump")
+        #expect(jump(dip: 5.5, over: 3).count == 1, "an 8.5 dB jump")
+        #expect(jump(dip: 10, over: 1.5).isEmpty, "1.5 dB above the level before")
+        #expect(jump(dip: 10, over: 2.5).count == 1, "2.5 dB above the level before")
+    }
+
+    @Test func aJumpCountsFromTheQuietestOfTheLastTenthOfASecond() {
+        // −30 dB; 50 ms at −40; −30 for g seconds; then −27: a jump from the dip only if g < 0.1 s.
+        func after(_ g: Double) -> [Double] {
+            onsets(Self.levels(seconds: 2) { t in
+                t < 1 ? -30 : t < 1.05 - 1e-9 ? -40 : t < 1.05 + g - 1e-9 ? -30 : -27
+            })
+        }
+        #expect(after(0.07).count == 1)
+        #expect(after(0.13).isEmpty)
+    }
+
+    @Test func anAttackIsOneOnsetUntilItStopsRisingForRiseTime() {
+        // A slow attack: +7 dB every 0.12 s, six times: one onset. Two steps of +10 dB 0.2 s apart:
+        // two onsets (the first attack stopped rising 0.15 s before the second).
+        let staircase = onsets(Self.levels(seconds: 3) { t in t < 1 ? -60 : -60 + 7 * min(6, ((t - 1) / 0.12 + 1e-9).rounded(.down) + 1) })
+        #expect(staircase == [1.0], "\(staircase)")
+        let twoSteps = onsets(Self.levels(seconds: 3) { t in t < 1 ? -50 : t < 1.2 - 1e-9 ? -40 : -30 })
+        #expect(twoSteps.count == 2, "\(twoSteps)")
+    }
+}
