@@ -2,13 +2,14 @@
 # `make test` runs the whole test suite. Both install the Debian packages they need first.
 
 # Debian packages: what building needs, and what the tests drive besides (tmux for the screen tests;
-# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path; espeak-ng for --speak).
+# a private PulseAudio server and ALSA's pulse plugin for the desktop sound path; espeak-ng for --speak;
+# man, zsh and fish for the man page and the completions; dpkg-dev for `make deb`, which `make test` builds).
 BUILD_DEPS := libfftw3-dev libasound2-dev libncursesw5-dev libsndfile1-dev
-TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins espeak-ng
+TEST_DEPS := $(BUILD_DEPS) tmux pulseaudio pulseaudio-utils libasound2-plugins espeak-ng man-db zsh fish dpkg-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ARGS ?=
 
-.PHONY: deps test-deps build run test
+.PHONY: deps test-deps build run test install uninstall deb test-deb
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BUILD_DEPS)"
 test-deps:
@@ -34,6 +35,78 @@ run: build
 
 test: test-deps engine-test
 	swift test
+	@$(MAKE) --no-print-directory test-deb
+
+# ---- Installing (issue 16) ---------------------------------------------------------------------------
+# `sudo make install` puts the release binary, the man page tuner(1) and the bash, zsh and fish
+# completions under PREFIX (staged under DESTDIR, for packagers); `make uninstall` removes exactly
+# those files. The man page and the completions are printed by the binary itself from its flag table
+# (`--generate-manual`, `--generate-completion-script`), so they always match its --help.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
+# zsh searches site-functions under /usr/local; Debian's zsh searches vendor-completions under /usr.
+ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISH_COMPLETION_DIR = $(PREFIX)/share/fish/vendor_completions.d
+INSTALLED = $(BINDIR)/tuner $(MANDIR)/tuner.1.gz $(BASH_COMPLETION_DIR)/tuner \
+    $(ZSH_COMPLETION_DIR)/_tuner $(FISH_COMPLETION_DIR)/tuner.fish
+# The binary installed and the one generating the pages (`make deb` uses its static build).
+TUNER_BIN ?= .build/release/tuner
+GENERATED = .build/generated
+
+# It builds first when it can; under sudo, whose PATH often lacks the Swift toolchain, it installs the
+# binary `make build` made.
+install:
+	@if [ "$(TUNER_BIN)" = .build/release/tuner ]; then \
+	    if command -v swift >/dev/null; then $(MAKE) --no-print-directory build; \
+	    elif [ ! -x "$(TUNER_BIN)" ]; then \
+	        echo "Error: no swift in PATH and no $(TUNER_BIN); run 'make build' first, then 'sudo make install'." >&2; \
+	        exit 1; \
+	    fi; \
+	fi
+	@$(MAKE) --no-print-directory generated TUNER_BIN=$(TUNER_BIN)
+	install -D -m 755 $(TUNER_BIN) $(DESTDIR)$(BINDIR)/tuner
+	install -D -m 644 $(GENERATED)/tuner.1.gz $(DESTDIR)$(MANDIR)/tuner.1.gz
+	install -D -m 644 $(GENERATED)/tuner.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/tuner
+	install -D -m 644 $(GENERATED)/_tuner $(DESTDIR)$(ZSH_COMPLETION_DIR)/_tuner
+	install -D -m 644 $(GENERATED)/tuner.fish $(DESTDIR)$(FISH_COMPLETION_DIR)/tuner.fish
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+.PHONY: generated
+generated:
+	@mkdir -p $(GENERATED)
+	$(TUNER_BIN) --generate-manual | gzip -9n > $(GENERATED)/tuner.1.gz
+	$(TUNER_BIN) --generate-completion-script bash > $(GENERATED)/tuner.bash
+	$(TUNER_BIN) --generate-completion-script zsh > $(GENERATED)/_tuner
+	$(TUNER_BIN) --generate-completion-script fish > $(GENERATED)/tuner.fish
+
+# `make deb`: tuner_VERSION_ARCH.deb in the package folder, built with dpkg-deb from a release build that
+# links the Swift runtime statically (so the package needs no Swift toolchain), in its own build folder.
+# Depends is what dpkg-shlibdeps finds the binary linked to (libfftw3-single3, libasound2,
+# libncursesw6, libsndfile1, and libc6, libstdc++6…); Recommends: the ALSA plugins (desktop sound
+# servers) and espeak-ng (--speak). `-z now`: bind every symbol at start (Debian's hardening, lintian). Lintian checks the package when it is installed; `make deb-lint`
+# installs it first (it is large, so `make deb` and `make test` do not).
+DEB_DEPS := dpkg-dev
+STATIC_BUILD = .build/static
+deb: deps
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_DEPS)"
+	swift build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) -Xlinker -z -Xlinker now
+	scripts/make-deb.sh $(STATIC_BUILD)/release/tuner
+
+.PHONY: deb-lint
+deb-lint:
+	@$(MAKE) --no-print-directory install-missing PACKAGES=lintian
+	@$(MAKE) --no-print-directory deb
+
+# `make test-deb` (part of `make test`): builds the .deb, installs it with apt-get, runs /usr/bin/tuner
+# (--version and a file analysis) and removes it — on a machine where the package may be installed and
+# removed: as root, with no other tuner package installed. Elsewhere it says why it does not run.
+test-deb:
+	scripts/test-deb.sh
 
 # The engine's units, each tested directly (CTuner/tests, C++): built and run before the Swift suite.
 ENGINE_TEST := .build/engine-unit-tests
@@ -53,8 +126,15 @@ engine-test: deps
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
 
+# `make bench-load` — the load check alone (issue 18): peak RSS of the release binary against 64 MiB with a
+# slow reader, --device null and a 2 GB file (Benchmarks/load.py; LOAD_ARGS="--hour-seconds 600" shortens it).
+LOAD_ARGS ?=
+.PHONY: bench-load
+bench-load: deps
+	swift build -c release --product tuner && python3 Benchmarks/load.py $(LOAD_ARGS)
+
 .PHONY: bench
-bench: deps
+bench: deps bench-load
 	@python=$$(Benchmarks/setup.sh) && \
 	"$$python" -m unittest discover -s Benchmarks -p 'test_*.py' && \
 	swift build -c release --product tuner && \

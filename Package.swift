@@ -36,8 +36,11 @@ let package = Package(
         // The ncurses front end: consumes the stream with `for await`.
         .target(name: "TunerScreen", dependencies: ["TunerBridge", "TunerMusic", "CNcurses"]),
         // Command line: argument parsing, output formats, wiring sources to outputs.
-        .target(name: "TunerCLI", dependencies: ["TunerBridge", "TunerMusic", "TunerAudio", "TunerScreen"]),
+        // (The CommitStamp plugin records the git commit of the build, for `tuner --version`.)
+        .target(name: "TunerCLI", dependencies: ["TunerBridge", "TunerMusic", "TunerAudio", "TunerScreen"],
+                plugins: ["CommitStamp"]),
         .executableTarget(name: "tuner", dependencies: ["TunerCLI"]),
+        .plugin(name: "CommitStamp", capability: .buildTool()),
 
         // Test-only: counts malloc/free per thread, to show that the real-time path allocates nothing.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),

@@ -37,13 +37,18 @@ static inline int ctuner_pending_bytes(int fd) {
     return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
 }
 
-/* Crash path: on a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) put the terminal back as
- * best we can with async-signal-safe calls only — the termios saved before curses started and an
- * escape sequence that resets attributes, shows the cursor and leaves the alternate screen — then let
- * the signal take its course (the previous action, e.g. Swift's backtracer, is reinstated first). */
+/* Fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT), for the whole process (installed first
+ * thing in main): while the screen is up, put the terminal back first, with async-signal-safe calls
+ * only — the termios saved before curses started and an escape sequence that resets attributes, shows
+ * the cursor and leaves the alternate screen. Then:
+ *  - a signal another process sent (`kill -SEGV`; si_code <= 0 and another pid) takes its default
+ *    action at once: Swift's backtracer would otherwise print a "crash" report over the screen and
+ *    return, and the tuner would run on;
+ *  - a real fault goes to the handler that was there before (Swift's backtracer, for a bug report),
+ *    and then the default action, so the process always ends. */
 struct ctuner_crash_state {
     struct termios saved_termios;
-    int saved_termios_valid;
+    volatile sig_atomic_t screen_active;
     int installed;
     struct sigaction previous[5];
 };
@@ -57,39 +62,64 @@ static inline struct ctuner_crash_state *ctuner_crash_state(void) {
     return &state;
 }
 
-static inline void ctuner_crash_restore(int sig) {
+static inline void ctuner_crash_handler(int sig, siginfo_t *info, void *context) {
     /* sgr0, cursor visible, keypad transmit off (rmkx), leave the alternate screen (rmcup). */
     static const char reset[] = "\033[0m\033[?25h\033[?1l\033>\033[?1049l\r\n";
     struct ctuner_crash_state *state = ctuner_crash_state();
-    if (state->saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->saved_termios);
-    ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
-    (void)ignored;
-    for (int i = 0; i < 5; i++) {
-        if (ctuner_fatal_signals[i] == sig) sigaction(sig, &state->previous[i], NULL);
+    if (state->screen_active) {
+        state->screen_active = 0;
+        tcsetattr(STDIN_FILENO, TCSANOW, &state->saved_termios);
+        ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
+        (void)ignored;
     }
+    int sent = info == NULL || (info->si_code <= 0 && info->si_pid != getpid());
+    for (int i = 0; i < 5 && !sent; i++) {
+        if (ctuner_fatal_signals[i] != sig) continue;
+        struct sigaction *previous = &state->previous[i];
+        if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction != NULL) {
+            previous->sa_sigaction(sig, info, context);
+        } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+            previous->sa_handler(sig);
+        }
+    }
+    signal(sig, SIG_DFL);
     raise(sig);
 }
 
-/* Call before curses changes the terminal modes. */
-static inline void ctuner_install_crash_restore(void) {
+/* Once, before anything else runs. */
+static inline void ctuner_install_fatal_signal_handlers(void) {
     struct ctuner_crash_state *state = ctuner_crash_state();
     if (state->installed) return;
-    state->saved_termios_valid = tcgetattr(STDIN_FILENO, &state->saved_termios) == 0;
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = ctuner_crash_restore;
+    action.sa_sigaction = ctuner_crash_handler;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_NODEFER;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
     for (int i = 0; i < 5; i++) sigaction(ctuner_fatal_signals[i], &action, &state->previous[i]);
     state->installed = 1;
 }
 
-/* Call after the terminal was restored the ordinary way. */
-static inline void ctuner_remove_crash_restore(void) {
+/* Call before curses changes the terminal modes: a fatal signal from now on restores them. */
+static inline void ctuner_install_crash_restore(void) {
     struct ctuner_crash_state *state = ctuner_crash_state();
-    if (!state->installed) return;
-    for (int i = 0; i < 5; i++) sigaction(ctuner_fatal_signals[i], &state->previous[i], NULL);
-    state->installed = 0;
+    ctuner_install_fatal_signal_handlers();
+    if (tcgetattr(STDIN_FILENO, &state->saved_termios) == 0) state->screen_active = 1;
+}
+
+/* Call after the terminal was restored the ordinary way. */
+static inline void ctuner_remove_crash_restore(void) { ctuner_crash_state()->screen_active = 0; }
+
+/* Whether the terminal TERM names can draw the screen: known to terminfo and able to move the cursor
+ * (`cup`). TERM=dumb (Emacs' M-x shell, some IDE consoles) is known but cannot: the screen would stay
+ * blank. 1: it can; 0: it cannot; -1: TERM is unknown (newterm reports that itself). */
+#include <ncursesw/term.h>
+static inline int ctuner_terminal_can_draw(void) {
+    int error = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &error) != OK) return -1;
+    char *move = tigetstr("cup");
+    int can = move != NULL && move != (char *)-1;
+    del_curterm(cur_term);
+    return can;
 }
 
 /* Drawing helpers: attributes and colour pair set and a string put in one call (wattr_set is a macro

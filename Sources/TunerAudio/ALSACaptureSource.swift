@@ -99,7 +99,12 @@ public final class ALSACaptureSource: AudioSource {
     public static func captureDevices(library: any ALSALibrary = SystemALSA()) throws(ALSAError) -> [ALSADeviceHint] {
         library.silenceErrors()
         switch library.captureDevices() {
-        case .success(let list): return list
+        case .success(let list):
+            guard !list.isEmpty else {
+                throw ALSAError(kind: .listing, device: "", code: -ENOENT,
+                                reason: "it defines no PCM, not even \"null\"")
+            }
+            return list
         case .failure(let code):
             throw ALSAError(kind: .listing, device: "", code: code.value, reason: library.describe(code.value))
         }

@@ -10,7 +10,9 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
         case unsupported
         /// Reading failed mid-run in a way `snd_pcm_recover` could not mend (e.g. unplugged: ENODEV).
         case vanished
-        /// Listing devices failed (`snd_device_name_hint`).
+        /// Listing devices failed (`snd_device_name_hint`), or listed none at all: ALSA's configuration
+        /// could not be read or parsed (alsa.conf always defines "null", so an empty list means it was not
+        /// loaded, e.g. a wrong `ALSA_CONFIG_PATH` or an unreadable file). EX_CONFIG for the command line.
         case listing
     }
 
@@ -61,7 +63,8 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
         case .vanished:
             return "capture device \"\(device)\" stopped delivering audio (ALSA: \(reason))"
         case .listing:
-            return "cannot list capture devices (ALSA: \(reason))"
+            return "cannot list capture devices: ALSA's configuration could not be read (ALSA: \(reason)); "
+                + "check ~/.asoundrc, /etc/asound.conf and ALSA_CONFIG_PATH"
         }
     }
 

@@ -13,6 +13,8 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case noFrames
         /// libsndfile does not recognise the contents as audio (its words in `detail`).
         case notAudio(detail: String)
+        /// Standard input (`--file -`) starts with no header libsndfile knows: raw samples, most likely.
+        case rawStream
         /// The file cannot be opened or read for another reason (permission, I/O error…), in words.
         case unreadable(detail: String)
         /// The sample rate is outside what the engine accepts.
@@ -31,18 +33,21 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String {
-        let file = "'\(path)'"
+        let file = path == "-" ? "standard input" : "'\(FileName.display(path))'"
         switch reason {
         case .missing:
             return "cannot read \(file): no such file"
         case .directory:
             return "cannot read \(file): it is a directory, not an audio file"
         case .emptyFile:
-            return "cannot read \(file): the file is empty (0 bytes)"
+            return "cannot read \(file): \(path == "-" ? "it is" : "the file is") empty (0 bytes)"
         case .noFrames:
             return "cannot read \(file): it holds no audio (0 frames)"
         case .notAudio(let detail):
             return "cannot read \(file): not an audio file libsndfile can read (\(detail))"
+        case .rawStream:
+            return "cannot read standard input: it has no audio header (raw samples?); give it one, e.g. "
+                + "'arecord -f S16_LE -r 48000 -c 1 -t wav' or 'sox -t raw -r 48000 -e signed -b 16 -c 1 - -t wav -'"
         case .unreadable(let detail):
             return "cannot read \(file): \(detail)"
         case .unsupportedSampleRate(let rate):

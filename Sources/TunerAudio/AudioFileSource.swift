@@ -22,6 +22,9 @@ public final class AudioFileSource: AudioSource {
     /// Interleaved frames as libsndfile delivers them, `blockFrames × channels` floats (multichannel only).
     private let interleaved: UnsafeMutableBufferPointer<Float>
     private let blockFrames: Int
+    /// Frames delivered so far: a file whose header promises frames but whose first read finds none (an
+    /// OGG cut after its headers) is reported as holding no audio, like a 0-frame WAV.
+    private var delivered = 0
 
     /// Opens `path` for reading. `channel` (1-based) picks one channel; nil mixes all of them.
     /// `blockFrames` bounds how many frames one `read` of a multichannel file delivers.
@@ -34,14 +37,14 @@ public final class AudioFileSource: AudioSource {
         case .missing: throw fail(.missing)
         case .directory: throw fail(.directory)
         case .file(bytes: 0): throw fail(.emptyFile)
-        case .file: break
+        case .file, .standardInput: break
         case .unusable(let reason): throw fail(.unreadable(detail: reason))
         }
 
         let opened: (OpaquePointer, SoundFileInfo)
         switch library.openForReading(path) {
         case .success(let pair): opened = pair
-        case .failure(let failure): throw fail(Self.reason(for: failure))
+        case .failure(let failure): throw fail(Self.reason(for: failure, path: path))
         }
         let (handle, info) = opened
         // From here on the handle is ours: close it on every path that does not keep it.
@@ -64,12 +67,17 @@ public final class AudioFileSource: AudioSource {
         self.handle = handle
         self.blockFrames = max(1, blockFrames)
         self.interleaved = .allocate(capacity: info.channels > 1 ? self.blockFrames * info.channels : 0)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = path == Self.standardInputPath ? "standard input"
+            : FileName.display(path.split(separator: "/").last.map(String.init) ?? path)
         let which = info.channels == 1 ? "mono" : channel.map { "channel \($0) of \(info.channels)" }
             ?? "\(info.channels) channels mixed"
-        self.label = "file \(name), \(info.sampleRate) Hz, \(which)"
+        self.label = (path == Self.standardInputPath ? "" : "file ") + "\(name), \(info.sampleRate) Hz, \(which)"
         keep = true
     }
+
+    /// The path that means standard input (`--file -`).
+    public static let standardInputPath = "-"
+    static let standardInputIsTerminal = "it is a terminal; pipe audio into it, e.g. 'sox song.mp3 -t wav - | tuner --file -'"
 
     deinit {
         _ = library.close(handle)
@@ -96,6 +104,8 @@ public final class AudioFileSource: AudioSource {
         if got <= 0, let error = library.lastError(handle) {
             throw AudioFileError(path: path, reason: .unreadable(detail: Self.clean(error)))
         }
+        if got <= 0 && delivered == 0 { throw AudioFileError(path: path, reason: .noFrames) }
+        delivered += max(0, got)
         return max(0, got)
     }
 
@@ -116,8 +126,10 @@ public final class AudioFileSource: AudioSource {
     }
 
     /// Maps libsndfile's open failure to a reason in words.
-    private static func reason(for failure: SoundFileOpenFailure) -> AudioFileError.Reason {
+    private static func reason(for failure: SoundFileOpenFailure, path: String) -> AudioFileError.Reason {
         switch failure.code {
+        case 1 /* SF_ERR_UNRECOGNISED_FORMAT */ where path == standardInputPath:
+            return StandardInputStream.shared.endedEmpty ? .emptyFile : .rawStream
         case 1 /* SF_ERR_UNRECOGNISED_FORMAT */, 3 /* SF_ERR_MALFORMED_FILE */, 4 /* SF_ERR_UNSUPPORTED_ENCODING */:
             return .notAudio(detail: clean(failure.message))
         default:

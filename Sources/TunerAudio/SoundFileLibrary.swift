@@ -31,6 +31,8 @@ public enum PathKind: Sendable, Equatable {
     case file(bytes: Int64)
     /// Something else (`stat` failed for another reason, or a device or socket): the reason in words.
     case unusable(reason: String)
+    /// "-": standard input, which is not a terminal (a pipe or a redirected file).
+    case standardInput
 }
 
 /// Why libsndfile would not open a file: its error number (`SF_ERR_*`) and `sf_strerror` text.
@@ -52,7 +54,7 @@ public struct SoundFileOpenFailure: Error, Sendable, Equatable {
 public struct SoundFileLibrary: Sendable {
     /// `stat(2)` on `path`, classified.
     public var inspect: @Sendable (_ path: String) -> PathKind
-    /// `sf_open(path, SFM_READ, &info)`; on failure `sf_error(NULL)` and `sf_strerror(NULL)`.
+    /// `sf_open(path, SFM_READ, &info)` (for "-", `sf_open_virtual` on standard input, see `StandardInputStream`); on failure `sf_error(NULL)` and `sf_strerror(NULL)`.
     public var openForReading: @Sendable (_ path: String) -> Result<(OpaquePointer, SoundFileInfo), SoundFileOpenFailure>
     /// `sf_format_check` then `sf_open(path, SFM_WRITE, &info)` with the rate, channels and format in `info`.
     public var openForWriting: @Sendable (_ path: String, _ info: SoundFileInfo) -> Result<OpaquePointer, SoundFileOpenFailure>
@@ -90,8 +92,11 @@ public struct SoundFileLibrary: Sendable {
     /// The real library.
     public static let libsndfile = SoundFileLibrary(
         inspect: { path in
+            if path == AudioFileSource.standardInputPath {
+                return isatty(0) == 1 ? .unusable(reason: AudioFileSource.standardInputIsTerminal) : .standardInput
+            }
             var status = stat()
-            guard stat(path, &status) == 0 else {
+            guard FileName.withCString(path, { stat($0, &status) }) == 0 else {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR { return .missing }
                 return .unusable(reason: String(cString: strerror(code)))
@@ -105,7 +110,18 @@ public struct SoundFileLibrary: Sendable {
         openForReading: { path in
             openLock.withLock { _ in
                 var info = SF_INFO()
-                guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+                // "-" is standard input, read through virtual I/O that lets libsndfile seek in its start.
+                let opened: OpaquePointer?
+                if path == AudioFileSource.standardInputPath {
+                    var io = StandardInputStream.virtualIO
+                    let stream = StandardInputStream.shared
+                    stream.opening = true
+                    opened = sf_open_virtual(&io, Int32(SFM_READ), &info, stream.userData)
+                    stream.opening = false
+                } else {
+                    opened = FileName.withCString(path, { sf_open($0, Int32(SFM_READ), &info) })
+                }
+                guard let handle = opened else {
                     return .failure(SoundFileOpenFailure(code: sf_error(nil), message: String(cString: sf_strerror(nil))))
                 }
                 return .success((handle, SoundFileInfo(frames: info.frames, sampleRate: Int(info.samplerate),
@@ -122,7 +138,7 @@ public struct SoundFileLibrary: Sendable {
                     return .failure(SoundFileOpenFailure(code: Int32(SF_ERR_UNSUPPORTED_ENCODING),
                                                          message: "Format not supported for writing."))
                 }
-                guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+                guard let handle = FileName.withCString(path, { sf_open($0, Int32(SFM_WRITE), &info) }) else {
                     return .failure(SoundFileOpenFailure(code: sf_error(nil), message: String(cString: sf_strerror(nil))))
                 }
                 return .success(handle)

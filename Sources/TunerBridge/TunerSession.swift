@@ -21,22 +21,50 @@ public final class EngineSwitch: Sendable {
     }
 }
 
-/// Runs an `AudioSource` through an engine (`PitchEngine`, or `PolyEngine` for strums) on a thread of
-/// its own and delivers the measurements as an `AsyncStream`, the only way they cross threads.
+/// How measurements are buffered between a session's analysis thread and its consumer; the same for
+/// every engine (`AnalysisSession.Delivery`).
+public enum SessionDelivery: Sendable {
+    /// Every measurement, in order; the analysis waits for the consumer when `queueCapacity` are
+    /// waiting (back-pressure: a file is read only as fast as it is consumed, nothing is dropped).
+    case everyReading
+    /// Only the newest measurement is kept: a live display never lags behind the string.
+    case newestOnly
+    /// Every measurement, in order, for a live source that cannot wait (a sound card overruns): at
+    /// most `queueCapacity` wait for the consumer; beyond that the oldest are dropped and counted.
+    case everyReadingDroppingWhenBehind
+
+    /// The delivery an output needs: the screen only the newest; printed output every reading, a file
+    /// waiting for its reader, a live source dropping the oldest when its reader falls behind.
+    public static func forOutput(screen: Bool, file: Bool) -> SessionDelivery {
+        screen ? .newestOnly : file ? .everyReading : .everyReadingDroppingWhenBehind
+    }
+}
+
+/// Runs an `AudioSource` through an engine (`PitchEngine`, or `PolyEngine` for strums, or either,
+/// switched per block) on a thread of its own and delivers the measurements as an `AsyncStream`, the
+/// only way they cross threads.
 ///
-/// Threads: the session's analysis thread reads the source, calls `PitchEngine.process`, and yields
-/// the measurements of each block into the stream once the block is done (together, so that a consumer
-/// waiting for them is woken once per block rather than once per hop). Consumers iterate
-/// `measurements` with `for await` on any task. Nothing musical travels to the analysis thread: A4 and
-/// the tolerance belong to the consumer's `ReadingPipeline` (TunerMusic); only `stop` goes this way.
+/// Threads: the session's analysis thread reads the source, feeds the engine, and hands the
+/// measurements of each block to the stream once the block is done (together, so that a consumer
+/// waiting for them is woken once per block rather than once per hop).
+///
+/// Memory is bounded by design, whatever the consumer does and whichever engine runs (`Delivery`): a
+/// file waits for its consumer (`MeasurementHandoff`, at most `queueCapacity` measurements in flight,
+/// nothing dropped); a live source never waits — the screen keeps only the newest, and every-reading
+/// output keeps at most `queueCapacity`, dropping the oldest and counting them (`dropped`). Consumers
+/// iterate `measurements` with `for await` on any task. Nothing musical travels to the analysis thread:
+/// A4 and the tolerance belong to the consumer's `ReadingPipeline` (TunerMusic); only `stop` (and, for
+/// a `SwitchableSession`, its `EngineSwitch`) goes this way.
 public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// How measurements are buffered between the analysis thread and the consumer.
-    public enum Delivery: Sendable {
-        /// Every measurement, in order (file analysis, JSON Lines).
-        case everyReading
-        /// Only the newest measurement is kept: a live display never lags behind the string.
-        case newestOnly
-    }
+    public typealias Delivery = SessionDelivery
+
+    /// Measurements that may wait between the analysis thread and a slow consumer: 1024, about 10 s of
+    /// readings at 100 a second, about 40 KB of single-string readings. Enough to ride out a consumer's
+    /// pause (a terminal scrolling, a pipe's reader busy for a moment) without dropping live readings;
+    /// small enough that memory does not depend on the consumer (issue 18: an unbounded buffer reached
+    /// 1.14 GB behind a slow reader). (Computed: a generic class cannot store a static.)
+    public static var queueCapacity: Int { 1024 }
 
     public let measurements: AsyncStream<Measurement>
     /// Sample rate and description of the source, for status lines.
@@ -47,7 +75,11 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
 
     private final class Control: Sendable {
         let stopRequested = Atomic<Bool>(false)
+        let dropped = Atomic<Int>(0)
         let outcome = Mutex<(any Error)?>(nil)
+        /// The file case's ring (`.everyReading`); nil otherwise.
+        let handoff: MeasurementHandoff<Measurement>?
+        init(handoff: MeasurementHandoff<Measurement>?) { self.handoff = handoff }
     }
 
     /// An engine as the analysis thread drives it: feeds samples; measurements go to the sink given
@@ -59,35 +91,70 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// Throws what `makeEngine` throws.
     init(source: sending any AudioSource, delivery: Delivery, blockSize: Int,
          makeEngine: (_ sampleRate: Double, _ sink: @escaping (Measurement) -> Void) throws -> (Process, Int)) throws {
-        let control = Control()
-        let (stream, continuation) = AsyncStream<Measurement>.makeStream(
-            bufferingPolicy: delivery == .newestOnly ? .bufferingNewest(1) : .unbounded)
+        let control = Control(handoff: delivery == .everyReading
+            ? MeasurementHandoff<Measurement>(capacity: Self.queueCapacity) : nil)
         let pending = Pending()
         let (process, hopSize) = try makeEngine(source.sampleRate) { measurement in
             pending.measurements.append(measurement)
         }
         pending.measurements.reserveCapacity(max(1, blockSize) / max(1, hopSize) + 2)  // a block's
-        self.measurements = stream
         self.sampleRate = source.sampleRate
         self.sourceLabel = source.label
         self.control = control
-        continuation.onTermination = { _ in control.stopRequested.store(true, ordering: .relaxed) }
 
         let work = Handover(source: source, process: process, blockSize: max(1, blockSize), pending: pending)
+        let body: @Sendable () -> Void
+        switch delivery {
+        case .everyReading:
+            let handoff = control.handoff!
+            self.measurements = AsyncStream(unfolding: { await handoff.next() }, onCancel: {
+                control.stopRequested.store(true, ordering: .relaxed)
+                handoff.stop()
+            })
+            body = {
+                work.run(control: control) { block in
+                    if !handoff.put(block) { control.stopRequested.store(true, ordering: .relaxed) }
+                }
+                handoff.finish()
+            }
+        case .newestOnly, .everyReadingDroppingWhenBehind:
+            let (stream, continuation) = AsyncStream<Measurement>.makeStream(
+                bufferingPolicy: .bufferingNewest(delivery == .newestOnly ? 1 : Self.queueCapacity))
+            continuation.onTermination = { _ in control.stopRequested.store(true, ordering: .relaxed) }
+            self.measurements = stream
+            let counting = delivery == .everyReadingDroppingWhenBehind
+            body = {
+                work.run(control: control) { block in
+                    for measurement in block {
+                        if case .dropped = continuation.yield(measurement), counting {
+                            control.dropped.add(1, ordering: .relaxed)
+                        }
+                    }
+                }
+                continuation.finish()
+            }
+        }
         let thread = Thread {
             // Named from inside: on Linux a name set before `start()` never reached the kernel, and the
             // thread kept its creator's ("com.apple.root.default-qos"), so `top -H`, `perf` and
             // /proc/<pid>/task/*/comm could not tell it from Swift's own worker threads.
             Thread.current.name = "tuner-analysis"
-            work.run(control: control) { measurement in continuation.yield(measurement) }
-            continuation.finish()
+            body()
         }
         thread.stackSize = 1 << 20
         thread.start()
     }
 
-    /// Asks the analysis thread to stop after its current block; the stream then finishes.
-    public func stop() { control.stopRequested.store(true, ordering: .relaxed) }
+    /// Asks the analysis thread to stop after its current block (waking it if it waits for the
+    /// consumer); the stream then finishes.
+    public func stop() {
+        control.stopRequested.store(true, ordering: .relaxed)
+        control.handoff?.stop()
+    }
+
+    /// Measurements dropped because the consumer fell `queueCapacity` behind a live source
+    /// (`.everyReadingDroppingWhenBehind` only; 0 otherwise).
+    public var dropped: Int { control.dropped.load(ordering: .relaxed) }
 
     /// Why the input ended early (e.g. a device error), once the stream has finished; nil at a normal end.
     public var failure: (any Error)? { control.outcome.withLock { $0 } }
@@ -110,7 +177,7 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
             self.pending = pending
         }
 
-        func run(control: Control, deliver: (Measurement) -> Void) {
+        func run(control: Control, deliver: ([Measurement]) -> Void) {
             guard let process else { return }
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockSize)
             defer { buffer.deallocate() }
@@ -119,7 +186,7 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
                     let count = try source.read(into: buffer)
                     if count <= 0 { break }
                     process(UnsafeBufferPointer(rebasing: buffer[0..<count]))
-                    for measurement in pending.measurements { deliver(measurement) }
+                    if !pending.measurements.isEmpty { deliver(pending.measurements) }
                     pending.measurements.removeAll(keepingCapacity: true)
                 }
             } catch {

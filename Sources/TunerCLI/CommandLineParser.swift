@@ -17,12 +17,21 @@ public struct CommandLineParser: Sendable {
 
     public init() { self.init(definitions: TunerFlags.all) }
 
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    /// Parses `arguments` over `base` (the config file's settings; flags given here win).
+    public func parse(_ arguments: [String], base: TunerOptions = TunerOptions()) throws(UsageError) -> ParsedCommand {
         let flags = arguments.prefix { $0 != "--" }
-        if flags.contains(where: { $0 == "--help" || $0 == "-h" }) { return .help }
+        // `-h` may head a cluster of short flags (`-hf`), as in swift-argument-parser: help still wins.
+        if flags.contains(where: { $0 == "--help" || ($0.hasPrefix("-h") && !$0.hasPrefix("-h=")) }) { return .help }
         if flags.contains("--version") { return .version }
+        // `--help=yes`, `--version=1`, `-h=x`: these flags take no value.
+        for flag in flags {
+            for (name, label) in [("--help", "--help"), ("--version", "--version"), ("-h", "-h")]
+            where flag.hasPrefix(name + "=") {
+                throw .valueNotAllowed(label: label, value: String(flag.dropFirst(name.count + 1)))
+            }
+        }
 
-        var options = TunerOptions()
+        var options = base
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -59,7 +68,21 @@ public struct CommandLineParser: Sendable {
 
     /// Rules between flags.
     private func validate(_ options: TunerOptions) throws(UsageError) {
-        if options.listTunings { return }
+        if options.given.contains("config") && options.given.contains("no-config") {
+            throw .conflict("'--config' and '--no-config' cannot be used together; leave out one of them.")
+        }
+        if options.listTunings {
+            for other in ["file", "channel", "device", "rate", "list-devices", "expect", "announce", "speak", "output"]
+            where options.given.contains(other) {
+                throw .conflict("'--list-tunings' and '--\(other)' cannot be used together: '--list-tunings' only "
+                    + "prints the tunings and exits; leave out one of them.")
+            }
+            return
+        }
+        if options.given.contains("channel") && options.file == nil {
+            throw .conflict("'--channel' needs '--file': it picks a channel of a recording; add '--file <path>', "
+                + "e.g. 'tuner --file stereo.wav --channel 1'.")
+        }
         if options.given.contains("tone") {
             for other in ["file", "expect", "announce", "speak", "output", "device", "rate", "list-devices", "tuning",
                           "chime", "plot"] where options.given.contains(other) {
@@ -100,10 +123,14 @@ public struct CommandLineParser: Sendable {
                 throw .conflict("'--poly' needs '--tuning': each string is read near its own target; add the "
                     + "strings, e.g. 'tuner --poly --tuning guitar'.")
             }
-            for other in ["expect", "speak", "plot", "tone"] where options.given.contains(other) {
+            for other in Self.oneNoteFlags where options.given.contains(other) {
                 throw .conflict("'--poly' and '--\(other)' cannot be used together: '--\(other)' works on one "
                     + "note at a time; leave out one of them.")
             }
+        }
+        if options.file == "-" && options.given.contains("output") && options.output == .screen {
+            throw .conflict("'--file -' and '--output screen' cannot be used together: the screen reads its keys "
+                + "from standard input, which then carries the audio; use '--output text' or 'jsonl'.")
         }
         if options.file != nil {
             for live in ["device", "rate", "list-devices"] where options.given.contains(live) {
@@ -112,6 +139,9 @@ public struct CommandLineParser: Sendable {
             }
         }
     }
+
+    /// Flags that work on one note at a time, so not with `--poly`.
+    static let oneNoteFlags = ["expect", "speak", "plot", "tone"]
 
     /// The definition an argument names, and the value written into it (`--a4=442`, `-t5`), if any.
     private func find(_ argument: String) throws(UsageError) -> (OptionDefinition, String?) {
@@ -139,10 +169,14 @@ public struct CommandLineParser: Sendable {
 
     /// A long flag within two edits of `name`, e.g. "--tolerence" → "--tolerance".
     private func suggestion(for name: String) -> String? {
-        let candidates = definitions.map(\.long) + ["help", "version"]
+        Self.closest(to: name, among: definitions.map(\.long) + ["help", "version"]).map { "--\($0)" }
+    }
+
+    /// The candidate within two edits of `name` (the nearest), e.g. "tolerence" → "tolerance".
+    static func closest(to name: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, Self.editDistance(name, $0)) }.min { $0.1 < $1.1 }
         guard let (best, distance) = scored, distance <= 2, distance < best.count else { return nil }
-        return "--\(best)"
+        return best
     }
 
     /// `-x…` or `--x…`, but not "-" alone and not a negative number such as "-5".

@@ -16,12 +16,20 @@ public enum ExitCode: Int32, Sendable {
     /// The capture or playback device cannot be used: missing, busy, unsupported, or gone mid-run; or
     /// `--speak` without a working espeak-ng (EX_UNAVAILABLE).
     case unavailable = 69
+    /// The config file is wrong (unknown key, bad value, not 'key = value', or unreadable), or, for
+    /// `--list-devices`, ALSA's configuration cannot be read (EX_CONFIG).
+    case config = 78
     /// The screen was ended by SIGHUP (the terminal went away).
     case hangup = 129
     /// The screen was ended by Ctrl-C (SIGINT).
     case interrupted = 130
     /// The screen was ended by SIGTERM.
     case terminated = 143
+    /// The screen was ended by SIGQUIT (Ctrl-\\): the terminal is restored, no core dump, no backtrace.
+    case quitSignal = 131
+    /// The system refused a resource the tuner needs: memory (`ulimit -v`), file descriptors
+    /// (`ulimit -n`) or a thread (EX_OSERR).
+    case resources = 71
 
     static let documented: [(ExitCode, String)] = [
         (.success, "Success: q on the screen, or the input was analysed; also when the reader of the "
@@ -34,8 +42,14 @@ public enum ExitCode: Int32, Sendable {
             + "or --kbm Scala file that is missing or not valid (the error names its line)."),
         (.unavailable, "The capture or playback device cannot be used: no such device, busy, no mono audio, "
             + "or it stopped; or --speak when espeak-ng is not installed or fails."),
+        (.resources, "The system refused memory, file descriptors or a thread (e.g. a low 'ulimit -v' or "
+            + "'ulimit -n')."),
+        (.config, "The config file is wrong: an unknown key, a bad value or a line that is not 'key = value' "
+            + "(the message names the file and line), or the file given to --config cannot be read; "
+            + "or --list-devices finds ALSA's configuration unreadable."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),
         (.interrupted, "The screen ended with Ctrl-C (SIGINT)."),
+        (.quitSignal, "The screen ended with Ctrl-\\ (SIGQUIT)."),
         (.terminated, "The screen ended with SIGTERM."),
     ]
 }

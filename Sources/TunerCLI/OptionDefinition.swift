@@ -13,6 +13,9 @@ struct OptionDefinition: Sendable {
     var help: String
     /// The default as the help shows it, read from `TunerOptions()`; nil when there is none to show.
     var defaultText: (@Sendable (TunerOptions) -> String?)?
+    /// What shells complete after the flag (`--generate-completion-script`); nil: files for a value named
+    /// "path" or "file", nothing for any other value (`valueCompletion`).
+    var completion: ValueCompletion? = nil
     /// Parses `value` (empty for a flag without a value) into `options`, or says why it is invalid.
     var apply: @Sendable (inout TunerOptions, String) throws(InvalidValue) -> Void
 
@@ -26,4 +29,8 @@ struct OptionDefinition: Sendable {
     var label: String { valueName.map { "--\(long) <\($0)>" } ?? "--\(long)" }
     /// `-t, --tolerance <cents>`, as the help lists it.
     var helpLabel: String { (short.map { "-\($0), " } ?? "") + label }
+    /// What shells complete after the flag: `completion`, else files for a "path" or "file", else nothing.
+    var valueCompletion: ValueCompletion {
+        completion ?? (valueName == "path" || valueName == "file" ? .files : .anything)
+    }
 }

@@ -42,7 +42,7 @@ public struct SystemIO: Sendable {
 }
 
 /// Text written to a descriptor through a buffer of its own: one `write(2)` per `capacity` bytes rather
-/// than one per line. When the reader has gone (`EPIPE`, e.g. `| head -1`) or writing fails, `isOpen`
+/// than one per line. A non-blocking descriptor that is full (`EAGAIN`) is waited on with `poll`. When the reader has gone (`EPIPE`, e.g. `| head -1`) or writing fails, `isOpen`
 /// turns false and everything after is dropped.
 final class BufferedOutput {
     private let descriptor: Int32
@@ -82,6 +82,12 @@ final class BufferedOutput {
                 if written > 0 {
                     offset += written
                 } else if written < 0 && error == EINTR {
+                    continue
+                } else if written < 0 && (error == EAGAIN || error == EWOULDBLOCK) {
+                    // A descriptor the parent made non-blocking (O_NONBLOCK on a shared pipe): the reader
+                    // is behind, not gone. Wait until it can take more, as a blocking write would.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    while poll(&ready, 1, -1) < 0 && errno == EINTR {}
                     continue
                 } else {
                     isOpen = false

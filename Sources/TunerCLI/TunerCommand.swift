@@ -10,27 +10,91 @@ import TunerScreen
 /// `tuner`: parses the command line, opens the input, runs a `TunerSession` and prints its readings.
 public enum TunerCommand {
     /// Runs the command with `arguments` (without the program name) and returns the exit code.
-    public static func run(arguments: [String], io: SystemIO = .system) async -> Int32 {
+    public static func run(arguments: [String], io: SystemIO = .system,
+                           environment: [String: String] = currentEnvironment()) async -> Int32 {
+        guard case .run(let commandLine) = try? CommandLineParser().parse(arguments), commandLine.generate == nil else {
+            return runSynchronously(arguments: arguments, io: io)
+        }
         io.ignoreBrokenPipe()
-        let command: ParsedCommand
+        let options: TunerOptions
         do {
-            command = try CommandLineParser().parse(arguments)
+            options = try ConfigFile.resolve(commandLine, arguments: arguments, environment: environment)
         } catch {
-            io.printError("Error: \(error.message)\n\(HelpText.usage())\n"
-                          + "  See '\(HelpText.name) --help' for more information.\n")
-            return ExitCode.usage.rawValue
+            switch error {
+            case .config(let path, let problem):
+                io.printError(problem.text(path: path) + "\n")
+                return ExitCode.config.rawValue
+            case .usage(let usage):
+                io.printError("Error: \(usage.message)\n")
+                return ExitCode.usage.rawValue
+            }
         }
-        switch command {
-        case .help:
-            return print(HelpText.render(), io: io)
-        case .version:
-            return print("\(HelpText.name) \(HelpText.version)\n", io: io)
-        case .run(let options):
-            return await tune(options, io: io).rawValue
-        }
+        return await tune(options, io: io, environment: environment).rawValue
     }
 
     public static func exit(_ code: Int32) -> Never { Glibc.exit(code) }
+
+    /// What can be done before any thread, task or dispatch queue exists: `--help`, `--version` and
+    /// usage errors, and refusing a run under too low resource limits (exit 71, one line). Returns the
+    /// exit code when that settled it, nil when the run must go on (`run`). Under `ulimit -n 4`
+    /// libdispatch cannot start at all, so this is what lets `--version` and the error line through.
+    public static func runBeforeConcurrency(arguments: [String], io: SystemIO = .system) -> Int32? {
+        installSignalActions()
+        occupyClosedStandardDescriptors()
+        guard case .run(let commandLine) = try? CommandLineParser().parse(arguments), commandLine.generate == nil else {
+            return runSynchronously(arguments: arguments, io: io)
+        }
+        if let problem = ResourceLimits.problem() {
+            io.printError("Error: \(problem)\n")
+            return ExitCode.resources.rawValue
+        }
+        return nil
+    }
+
+    /// The process's signal actions, before any thread exists: fatal signals as `CursesTerminal` handles
+    /// them, and SIGQUIT (Ctrl-\\) back to its default action — it ends the process — where Swift's
+    /// backtracer would print a report and let the tuner run on. The screen catches SIGQUIT itself
+    /// (exit 131, terminal restored).
+    static func installSignalActions() {
+        CursesTerminal.installFatalSignalHandlers()
+        signal(SIGQUIT, SIG_DFL)
+    }
+
+    /// A standard descriptor the parent closed (`tuner >&-`) would be the next one the tuner opens — the
+    /// audio file, an eventfd — and readings would be written into it. Each closed one is taken by
+    /// /dev/null opened read-only, so writing to it fails plainly (EBADF) and reading finds nothing.
+    static func occupyClosedStandardDescriptors() {
+        for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
+    /// Help, version, usage errors and the generated manual and completions, which need no concurrency.
+    private static func runSynchronously(arguments: [String], io: SystemIO) -> Int32 {
+        io.ignoreBrokenPipe()
+        switch Result(catching: { () throws(UsageError) in try CommandLineParser().parse(arguments) }) {
+        case .failure(let error):
+            io.printError("Error: \(FileName.display(error.message))\n\(HelpText.usage())\n"
+                          + "  See '\(HelpText.name) --help' for more information.\n")
+            return ExitCode.usage.rawValue
+        case .success(.help): return print(HelpText.render(), io: io)
+        case .success(.version): return print(HelpText.versionLine + "\n", io: io)
+        case .success(.run(let commandLine)):
+            switch commandLine.generate {
+            case .manual: return print(ManualPage.render(), io: io)
+            case .completion(let shell): return print(CompletionScript.render(for: shell), io: io)
+            case nil: return ExitCode.failure.rawValue  // not reached: runs go through `run`
+            }
+        }
+    }
+
+    /// The process's arguments without the program name, from argv's bytes: a file name that is not
+    /// UTF-8 is kept byte for byte (`FileName`), where `CommandLine.arguments` would replace its bytes.
+    public static func processArguments() -> [String] { FileName.processArguments() }
 
     /// The text of `tuner --help`.
     public static var helpText: String { HelpText.render() }
@@ -62,8 +126,11 @@ public enum TunerCommand {
         if options.expect != nil { return .expect }
         if options.plot != nil { return .plot }
         if options.announce || options.speak { return .announce }
+        // With `--file -` there is no screen (not even one a config file asks for): it reads its keys
+        // from standard input, which carries the audio.
+        let reading = options.file == AudioFileSource.standardInputPath
         switch options.output ?? .automatic(outputIsTerminal: io.isTerminal(SystemIO.standardOutput)) {
-        case .screen: return .screen
+        case .screen: return reading ? .text : .screen
         case .text: return .text
         case .jsonl: return .jsonl
         }
@@ -77,7 +144,14 @@ public enum TunerCommand {
             io.printError("Error: cannot write the plot to '\(path)': \(problem).\n")
             return .failure
         }
-        let mode = mode(options, io: io)
+        var mode = mode(options, io: io)
+        if mode == .screen && !CursesTerminal.terminalCanDraw() {
+            // TERM=dumb: what an Emacs shell buffer can show is lines, so the readings come as lines.
+            let term = environment["TERM"] ?? "(unset)"
+            io.printError("Note: TERM=\(term) cannot show the screen (no cursor movement); printing one line "
+                + "per reading instead (--output text).\n")
+            mode = .text
+        }
         let system: TargetSystem
         var options = options
         switch loadSystem(&options, io: io) {
@@ -139,9 +213,11 @@ public enum TunerCommand {
             // Printed output is a record of every reading; the screen only ever wants the newest.
             // A file not played at real-time pace is read in large blocks: the readings of a block
             // reach the printing task together, which then wakes once per block, not per reading.
+            // A file waits for its reader (nothing dropped); a live source cannot, so a reader more
+            // than `TunerSession.queueCapacity` readings behind loses the oldest, and is told.
             let unpacedFile = options.file != nil && mode != .screen
             session = try TunerSession(source: source, configuration: options.configuration,
-                                       delivery: mode == .screen ? .newestOnly : .everyReading,
+                                       delivery: .forOutput(screen: mode == .screen, file: options.file != nil),
                                        blockSize: unpacedFile ? 1 << 14 : 1024)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
@@ -200,7 +276,7 @@ public enum TunerCommand {
         do {
             let unpacedFile = options.file != nil && mode != .screen
             session = try PolySession(source: source, targets: judge.targets, configuration: options.configuration,
-                                      delivery: mode == .screen ? .newestOnly : .everyReading,
+                                      delivery: .forOutput(screen: mode == .screen, file: options.file != nil),
                                       blockSize: unpacedFile ? 1 << 14 : 1024)
         } catch {
             return refusePoly(tuning, error, io: io)
@@ -284,8 +360,8 @@ public enum TunerCommand {
         return print(line, io: io) == ExitCode.success.rawValue ? .success : .failure
     }
 
-    /// The process environment (for `PATH` when looking for espeak-ng).
-    static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
+    /// The process environment (`PATH` when looking for espeak-ng, where the config file is).
+    public static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     /// The screen with a tuning: both engines made, key p switches between one string and every string
     /// (`--poly` starts with every string).
@@ -305,7 +381,8 @@ public enum TunerCommand {
         do {
             outcome = try await TunerScreen.run(session: session, engineSwitch: engineSwitch, settings: settings,
                                                 gate: options.configuration.gate, tuning: judge.tuning,
-                                                system: judge.system, sounds: sounds, chime: options.chime)
+                                                system: judge.system, sounds: sounds, chime: options.chime,
+                                                configFile: options.configRead)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -322,7 +399,7 @@ public enum TunerCommand {
             outcome = try await TunerScreen.run(
                 session: session, settings: ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance),
                 gate: options.configuration.gate, tuning: options.tuning, system: system, sounds: sounds,
-                chime: options.chime)
+                chime: options.chime, configFile: options.configRead)
         } catch {
             io.printError("Error: \(error)\n")
             return .failure
@@ -337,6 +414,7 @@ public enum TunerCommand {
         case .quit: return .success
         case .signal(SIGINT): return .interrupted
         case .signal(SIGHUP): return .hangup
+        case .signal(SIGQUIT): return .quitSignal
         case .signal: return .terminated
         case .sourceFailed(let message):
             return reportFailure(of: session, io: io) ?? {
@@ -348,6 +426,7 @@ public enum TunerCommand {
 
     /// Prints why the input ended early, if it did, and returns the exit code for it.
     static func reportFailure<Measurement>(of session: AnalysisSession<Measurement>, io: SystemIO) -> ExitCode? {
+        reportDropped(by: session, io: io, soFar: false)
         guard let failure = session.failure else { return nil }
         if let error = failure as? AudioFileError { return report(error, io: io) }
         if let error = failure as? ALSAError {
@@ -365,7 +444,7 @@ public enum TunerCommand {
             devices = try ALSACaptureSource.captureDevices()
         } catch {
             io.printError("Error: \(error)\n")
-            return .unavailable
+            return error.kind == .listing ? .config : .unavailable
         }
         let width = devices.map(\.name.count).max() ?? 0
         let lines = devices.map { device in
@@ -393,7 +472,8 @@ public enum TunerCommand {
         do {
             return .success(try ALSACaptureSource(device: options.device, rate: options.rate))
         } catch {
-            if demo && error.kind == .noDevice && !options.given.contains("device") {
+            if demo && error.kind == .noDevice && !options.given.contains("device")
+                && !options.configured.contains("device") {
                 io.printError("No capture device (ALSA: \(error.reason)); showing the built-in demo.\n")
                 return .success(DemoSource(sampleRate: Double(options.rate), a4: options.a4))
             }
@@ -421,9 +501,10 @@ public enum TunerCommand {
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
         var measurements = session.measurements.makeAsyncIterator()
+        var warned = false
         while let measurement = await measurements.next() {
-            let line = text(measurement)
-            if output.isOpen && !output.write(line) { session.stop() }
+            if output.isOpen && !output.write(text(measurement)) { session.stop() }
+            if live && !warned && session.dropped > 0 { warned = reportDropped(by: session, io: io, soFar: true) }
         }
         output.flush()
         if let code = output.failure {
@@ -431,6 +512,19 @@ public enum TunerCommand {
             return .failure
         }
         return .success
+    }
+
+    /// One line on stderr when a live source's readings were dropped because the output fell more than
+    /// `TunerSession.queueCapacity` behind (`soFar`: as soon as it happens, since a live run may never end;
+    /// else the total at the end). Returns whether it printed.
+    @discardableResult
+    static func reportDropped<Measurement>(by session: AnalysisSession<Measurement>, io: SystemIO,
+                                           soFar: Bool) -> Bool {
+        let dropped = session.dropped
+        guard dropped > 0 else { return false }
+        io.printError("Warning: \(dropped) reading\(dropped == 1 ? "" : "s") dropped\(soFar ? " so far" : ""): the "
+            + "output fell more than \(TunerSession.queueCapacity) readings behind the capture device\n")
+        return true
     }
 
     /// The table of targets the options ask for: a built-in temperament, or a Scala `.scl` (and `.kbm`)
@@ -489,7 +583,7 @@ public enum TunerCommand {
         if case .channelOutOfRange(let requested, let available) = error.reason {
             let label = TunerFlags.all.first { $0.long == "channel" }!.label
             let fix = available == 1 ? "it has one channel; leave --channel out"
-                : "'\(error.path)' has \(available) channels; use 1…\(available), or leave --channel out to mix them"
+                : "'\(FileName.display(error.path))' has \(available) channels; use 1…\(available), or leave --channel out to mix them"
             io.printError("Error: Invalid value '\(requested)' for '\(label)': \(fix).\n")
             return .usage
         }

@@ -3,12 +3,16 @@ import TunerBridge
 import TunerMusic
 
 /// The flags of `tuner`, in the order the help lists them. Adding a flag is adding an entry here
-/// (and a field with its default to `TunerOptions`).
+/// (and a field with its default to `TunerOptions`); the help, the man page, the shell completions and
+/// the config file's keys all follow from this table.
 enum TunerFlags {
-    static let all: [OptionDefinition] = [
+    /// Every flag: what to tune and how, then the flags about tuner itself (config, man page, completions).
+    static let all: [OptionDefinition] = tuningFlags + setupFlags
+
+    static let tuningFlags: [OptionDefinition] = [
         OptionDefinition(
             long: "file", short: "f", valueName: "path", example: "guitar.wav",
-            help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at \(Limits.sampleRate.lowerBound)…\(Limits.sampleRate.upperBound) Hz; several channels are mixed to mono.",
+            help: "Tune from an audio file: WAV, FLAC, AIFF, OGG… at \(Limits.sampleRate.lowerBound)…\(Limits.sampleRate.upperBound) Hz; several channels are mixed to mono. '--file -' reads standard input (a pipe).",
             defaultText: nil,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be the path of an audio file") }
@@ -43,6 +47,7 @@ enum TunerFlags {
                 + "line per reading) or jsonl (one JSON object per reading); text and jsonl run as fast as "
                 + "they can. The default is screen when standard output is a terminal, else text.",
             defaultText: { $0.output?.rawValue ?? OutputFormat.automaticDescription },
+            completion: .choices(OutputFormat.allCases.map(\.rawValue)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let format = OutputFormat(rawValue: value) else {
                     throw .init("must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -53,6 +58,7 @@ enum TunerFlags {
             long: "device", short: "d", valueName: "name", example: "hw:1",
             help: "ALSA capture device for live input, e.g. default, hw:1 or plughw:1,0 (see --list-devices).",
             defaultText: { $0.device },
+            completion: .captureDevices,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:1") }
                 options.device = value
@@ -80,6 +86,7 @@ enum TunerFlags {
                 + "side first, e.g. \"D2 A2 D3 G3 B3 E4\". Cents are then measured from the target string, "
                 + "picked automatically (on the screen keys 1…9 lock one); text and jsonl lines add it.",
             defaultText: { $0.tuning.map { $0.key ?? "custom" } ?? "chromatic" },
+            completion: .choices(Tuning.presets.compactMap(\.key)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 options.tuningText = value  // read with --names and --transpose, see `TunerFlags.finish`
             }),
@@ -121,6 +128,7 @@ enum TunerFlags {
                 + "19edo), or a Scala scale file ending in .scl. The note A keeps --a4; the others follow the "
                 + "temperament's intervals above --root.",
             defaultText: { $0.temperament },
+            completion: .choicesAndFiles(Temperament.builtIns.map(\.name)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard value.lowercased().hasSuffix(".scl") || Temperament.named(value) != nil else {
                     throw .init("must be one of \(Temperament.builtIns.map(\.name).joined(separator: ", ")), NNedo "
@@ -133,6 +141,7 @@ enum TunerFlags {
             long: "root", short: nil, valueName: "note", example: "D",
             help: "The key the temperament is built on: a note name without octave, e.g. C, D, Eb, F#.",
             defaultText: { NoteNames.english.pitchClasses[$0.root] },
+            completion: .choices(NoteNames.english.pitchClasses),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 options.rootText = value  // read with --names, see `TunerFlags.finish`
             }),
@@ -151,6 +160,7 @@ enum TunerFlags {
                 + "signed semitones from written to sounding pitch (Bb is -2). Every note shown, printed, "
                 + "announced or expected is then the written note; frequencies stay concert pitch.",
             defaultText: nil,
+            completion: .choices(Transposition.keys.map(\.name)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let semitones = Transposition.parse(value) else {
                     throw .init("must be a key (\(Transposition.keys.map(\.name).joined(separator: ", "))) or a signed "
@@ -175,6 +185,7 @@ enum TunerFlags {
             help: "How notes are written: english (C D E F G A B), german (B♭ is B, B is H) or solfege (fixed do: "
                 + "Do Re Mi Fa Sol La Si). --expect, --tuning and --root accept them as well as English names.",
             defaultText: { $0.names.rawValue },
+            completion: .choices(NoteNames.allCases.map(\.rawValue)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let names = NoteNames(rawValue: value.lowercased()) else {
                     throw .init("must be one of \(NoteNames.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -226,6 +237,7 @@ enum TunerFlags {
             long: "tone-timbre", short: nil, valueName: "timbre", example: "pluck",
             help: "How the reference tone sounds: sine (a plain sine) or pluck (a plucked string).",
             defaultText: { $0.toneTimbre.rawValue },
+            completion: .choices(Sounds.Timbre.allCases.map(\.rawValue)),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard let timbre = Sounds.Timbre(rawValue: value) else {
                     throw .init("must be one of \(Sounds.Timbre.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -253,6 +265,7 @@ enum TunerFlags {
                 + "the nearest note (with --tuning, the target string) against time, with the note names, the "
                 + "tolerance band and gaps where there was no pitch.",
             defaultText: nil,
+            completion: .files,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be the path of the SVG file to write") }
                 options.plot = value
@@ -298,11 +311,12 @@ enum TunerFlags {
             }
         }
         if let text = options.expectText {
-            do {
+            do throws(ExpectationError) {
                 options.expect = try Expectation(parsing: text, system: system).note
             } catch {
-                throw .invalidValue(value: text, label: label("expect"),
-                                    reason: "must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
+                throw .invalidValue(value: text, label: label("expect"), reason: error.outOfRange.map {
+                    UsageMessages.outOfRange(text, $0)
+                } ?? "must be a note: \(UsageMessages.noteSyntax), e.g. A2, F#3 or Bb1")
             }
         }
         if let builtIn, builtIn.count != 12, options.tuning != nil {
@@ -346,3 +360,49 @@ enum TunerFlags {
         "\(number(bounds.lowerBound))…\(number(bounds.upperBound))"
     }
 }
+
+// MARK: - Config file, man page and completions (issue 16)
+extension TunerFlags {
+    /// `--config`, `--no-config`, `--generate-manual`, `--generate-completion-script`.
+    static let setupFlags: [OptionDefinition] = [
+        OptionDefinition(
+            long: "config", short: nil, valueName: "path", example: "bass.conf",
+            help: "Read settings from this file instead of $XDG_CONFIG_HOME/tuner/config (else "
+                + "~/.config/tuner/config): lines 'key = value' with the long flag names as keys; flags on "
+                + "the command line win.",
+            defaultText: nil,
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard !value.isEmpty else { throw .init("must be the path of a config file") }
+                options.configFile = value
+            }),
+        OptionDefinition(
+            long: "no-config", short: nil, valueName: nil, example: nil,
+            help: "Read no config file.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.noConfig = true }),
+        OptionDefinition(
+            long: "generate-manual", short: nil, valueName: nil, example: nil,
+            help: "Print the man page (roff) and exit; 'make install' installs it as tuner(1).",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.generate = .manual }),
+        OptionDefinition(
+            long: "generate-completion-script", short: nil, valueName: "shell", example: "bash",
+            help: "Print the completion script for bash, zsh or fish and exit.",
+            defaultText: nil,
+            completion: .choices(CompletionShell.allCases.map(\.rawValue)),
+            apply: { options, value throws(OptionDefinition.InvalidValue) in
+                guard let shell = CompletionShell(rawValue: value) else {
+                    throw .init("must be one of \(CompletionShell.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.generate = .completion(shell)
+            }),
+    ]
+
+    /// Flags that name the input or the action of one run rather than a standing preference: the config
+    /// file refuses them as keys.
+    static let commandLineOnly: Set<String> = [
+        "file", "channel", "expect", "list-devices", "list-tunings", "tone", "plot",
+        "config", "no-config", "generate-manual", "generate-completion-script",
+    ]
+}
+

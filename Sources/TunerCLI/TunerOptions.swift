@@ -47,6 +47,16 @@ public struct TunerOptions: Sendable, Equatable {
     public var plot: String?
     /// Long names of the flags given on the command line (to tell a default from an explicit choice).
     public var given: Set<String>
+    /// `--config`: the config file to read instead of the usual one.
+    public var configFile: String?
+    /// `--no-config`: read no config file.
+    public var noConfig = false
+    /// The config file that was read (for the screen's status line); nil when none was.
+    public var configRead: String?
+    /// Long names of the flags the config file set.
+    public var configured: Set<String> = []
+    /// `--generate-manual` / `--generate-completion-script`: print that instead of tuning.
+    public var generate: Generated?
 
     // Tuning systems (issue 14): what the table of targets is built from.
     /// `--temperament`: a built-in name ("meantone", "19edo") or the path of a Scala `.scl` file.
@@ -141,3 +151,10 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// How the default is described in the help text.
     static let automaticDescription = "screen/text"
 }
+
+/// What `tuner` can print about itself instead of tuning.
+public enum Generated: Sendable, Equatable {
+    case manual
+    case completion(CompletionShell)
+}
+

@@ -8,6 +8,15 @@ enum UsageMessages {
     static let noteSyntax = "a letter A to G, an optional sharp (# or ♯) or flat (b or ♭), and an octave from "
         + "\(Limits.octaves.lowerBound) to \(Limits.octaves.upperBound)"
 
+    /// A note that parsed but lies outside `Limits.notes`: octave 9 stops at G9 (MIDI 127), so G#9…B9
+    /// are refused as out of range rather than as "not a note".
+    static func outOfRange(_ word: String, _ note: Note) -> String {
+        let lowest = Note(midi: Limits.notes.lowerBound), highest = Note(midi: Limits.notes.upperBound)
+        return note.midi > Limits.notes.upperBound
+            ? "\"\(word)\" is above \(highest), the highest note: use a note from \(lowest) to \(highest)"
+            : "\"\(word)\" is below \(lowest), the lowest note: use a note from \(lowest) to \(highest)"
+    }
+
     /// A broken Scala file: "Error: meantone.scl:7: "3/0" is not a ratio …" (without "Error: ").
     static func message(for error: ScalaError) -> String {
         let place = error.line.map { "\(error.file):\($0)" } ?? error.file
@@ -51,6 +60,8 @@ enum UsageMessages {
         case .unknownName(let word):
             return "unknown tuning \"\(word)\": use a preset name (see --list-tunings) or a list of notes, "
                 + example
+        case .outOfRange(let word, let note):
+            return "\(outOfRange(word, note)), \(example)"
         case .tooManyStrings(let count):
             return "\(count) strings is too many: a tuning has at most \(Tuning.maximumStrings) strings; "
                 + "list one note per string, \(example)"

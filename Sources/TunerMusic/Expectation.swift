@@ -19,8 +19,9 @@ public struct Expectation: Sendable, Equatable {
     /// Parses the NOTE of `--expect` ("A2", "F#3", "Bb1", "E♭2").
     public init(parsing text: String, tolerance: Cents = Cents(3), system: TargetSystem = .standard)
         throws(ExpectationError) {
-        guard let note = system.target(named: text), !system.isTwelveTone || Limits.notes.contains(note.midi) else {
-            throw ExpectationError(text: text)
+        guard let note = system.target(named: text) else { throw ExpectationError(text: text) }
+        if system.isTwelveTone && !Limits.notes.contains(note.midi) {
+            throw ExpectationError(text: text, outOfRange: note)
         }
         self.init(note: note, tolerance: tolerance, system: system)
     }
@@ -81,6 +82,12 @@ public struct ExpectationVerdict: Sendable, Equatable {
 /// The NOTE of `--expect` is not a note (the CLI words it).
 public struct ExpectationError: Error, Equatable {
     public var text: String
+    /// The note `text` names when it is one but outside `Limits.notes` (G#9…B9, Cb0); nil when not a note.
+    public var outOfRange: Note?
+    public init(text: String, outOfRange: Note? = nil) {
+        self.text = text
+        self.outOfRange = outOfRange
+    }
 }
 
 extension Note {

@@ -10,6 +10,8 @@ public enum TuningError: Error, Equatable {
     case unknownName(String)
     /// More strings than `Tuning.maximumStrings`.
     case tooManyStrings(Int)
+    /// A word that is a note, but outside `Limits.notes` (e.g. "G#9", "Cb0"): the word and the note.
+    case outOfRange(String, Note)
 }
 
 extension Tuning {
@@ -34,7 +36,8 @@ extension Tuning {
         var notes: [Note] = []
         var labels: [String] = []
         for word in words {
-            guard let note = names.parse(word), Limits.notes.contains(note.midi) else { throw .unknownNote(word) }
+            guard let note = names.parse(word) else { throw .unknownNote(word) }
+            guard Limits.notes.contains(note.midi) else { throw .outOfRange(word, note) }
             notes.append(note)
             labels.append(Tuning.spelling(of: word))
         }

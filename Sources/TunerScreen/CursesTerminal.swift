@@ -24,6 +24,15 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
 
     private enum Pair: Int16 { case good = 1, warn, zone }
 
+    /// Fatal signals for the whole process (see `ctuner_crash_handler`): one sent by another process
+    /// (`kill -SEGV`) ends the tuner at once, a real fault reaches Swift's backtracer first, and either
+    /// way the terminal is restored first while the screen is up. Call first thing in `main`.
+    public static func installFatalSignalHandlers() { ctuner_install_fatal_signal_handlers() }
+
+    /// False when `TERM` names a terminal that cannot move the cursor (`TERM=dumb`), where the screen
+    /// would stay blank; true otherwise (an unknown `TERM` is reported by `init`).
+    public static func terminalCanDraw() -> Bool { ctuner_terminal_can_draw() != 0 }
+
     public init(noColor: Bool) throws(ScreenError) {
         // The user's locale; if it is not UTF-8 (e.g. LANG unset), UTF-8 characters anyway, so that
         // ♯ ♭ █ ▒ ✓ reach the terminal intact rather than as escapes.
@@ -42,7 +51,7 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
         nonl()
         keypad(ctuner_stdscr(), true)
         nodelay(ctuner_stdscr(), true)
-        set_escdelay(25)
+        set_escdelay(Self.escapeDelayMilliseconds)
         curs_set(0)
         var color = false
         if !noColor && has_colors() {
@@ -98,15 +107,21 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
 
     // MARK: ScreenInput
 
+    /// How long curses waits after an Esc for the rest of an escape sequence (`ESCDELAY`): a lone Esc
+    /// quits only once nothing followed it for this long. 100 ms: ncurses' own default (1 s) makes Esc
+    /// feel broken, the 25 ms used before split sequences arriving over ssh into a "lone" Esc that quit.
+    static let escapeDelayMilliseconds: Int32 = 100
+
     public func readKeys() -> [ScreenKey] {
-        var keys: [ScreenKey] = []
+        var codes: [Int32] = []
         while true {
             let c = wgetch(ctuner_stdscr())
             if c == ERR { break }
-            keys.append(Self.key(for: c))
+            codes.append(c)
         }
+        let keys = Self.keys(for: codes)
         // Readable with nothing to read: standard input has ended or hung up.
-        if keys.isEmpty && ctuner_pending_bytes(0) <= 0 { inputClosed = true }
+        if codes.isEmpty && ctuner_pending_bytes(0) <= 0 { inputClosed = true }
         return keys
     }
 
@@ -122,6 +137,36 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
         }
         size = ScreenSize(rows: Int(ctuner_lines()), columns: Int(ctuner_cols()))
         return size
+    }
+
+    /// The keys in what curses returned at once. An Esc that starts a sequence curses did not decode is
+    /// not a key: Alt+letter (Esc x), an unknown CSI sequence (Esc [ … final byte, e.g. Home/End in a
+    /// terminal whose terminfo lacks them) or SS3 (Esc O x) are skipped whole. Only an Esc with nothing
+    /// after it (curses waited `escapeDelayMilliseconds` for more) is the Esc key, which quits.
+    static func keys(for codes: [Int32]) -> [ScreenKey] {
+        var keys: [ScreenKey] = []
+        var i = 0
+        while i < codes.count {
+            let code = codes[i]
+            i += 1
+            guard code == 27 else {
+                keys.append(key(for: code))
+                continue
+            }
+            guard i < codes.count else {
+                keys.append(.quit)  // a lone Esc
+                break
+            }
+            let next = codes[i]
+            i += 1
+            if next == 91 {  // "[": parameters and intermediates, then one final byte 0x40…0x7E
+                while i < codes.count, !(0x40...0x7E).contains(codes[i]) { i += 1 }
+                i += 1
+            } else if next == 79 {  // "O": one more byte
+                i += 1
+            }
+        }
+        return keys
     }
 
     /// q, Q and Esc quit; + = and - _ change the tolerance; [ ] nudge A4; 0…9 lock a string

@@ -110,6 +110,8 @@ public struct ScreenModel: Sendable {
     static let levelFloor = -80.0
 
     public var sourceLabel: String
+    /// The config file the settings were read from, shown on the status line; nil when none was read.
+    public var configFile: String?
     public var sampleRate: Double
     /// The noise gate of the engine: quieter input gives no pitch.
     public var gate: Decibels

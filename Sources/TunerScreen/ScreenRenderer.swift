@@ -151,8 +151,15 @@ public enum ScreenRenderer {
             systems.insert("capo \(capo)", at: tempered ? 1 : 0)
         }
         if !systems.isEmpty { settings += " · " + systems.joined(separator: " · ") }
-        let full = "\(source) · \(settings)"
-        return full.count <= width ? full : "\(settings) · \(source)"
+        let config = model.configFile.map { " · config \(abbreviatingHome($0))" } ?? ""
+        let full = "\(source) · \(settings)\(config)"
+        return full.count <= width ? full : "\(settings)\(config) · \(source)"
+    }
+
+    /// "/home/ann/.config/tuner/config" → "~/.config/tuner/config" (when HOME is /home/ann).
+    static func abbreviatingHome(_ path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String {
+        guard let home, !home.isEmpty, home != "/", path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
     }
 
     /// The bottom bar: the key help, or "♪ A2 — playing the reference tone, input ignored" while the

@@ -5,7 +5,7 @@ import TunerBridge
 import TunerMusic
 
 /// Feeds the screen's one event stream: measurements forwarded from the session, "keys waiting" from a
-/// readable-stdin dispatch source, SIGWINCH as `.resize`, SIGINT/SIGTERM/SIGHUP as `.signal` (dispatch
+/// readable-stdin dispatch source, SIGWINCH as `.resize`, SIGINT/SIGTERM/SIGHUP/SIGQUIT as `.signal` (dispatch
 /// signal sources: the signals are set to SIG_IGN so the default action does not kill the process,
 /// and no work is done in a signal handler).
 ///
@@ -19,7 +19,9 @@ public final class TerminalEvents: @unchecked Sendable {
     /// Whether the stdin source is suspended (libdispatch must not release a suspended source).
     private let inputSuspended = SuspendedFlag()
     private var forwarder: Task<Void, Never>?
-    public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// SIGQUIT (Ctrl-\\) among them: left to Swift's backtracer it would print a report over the screen
+    /// and the tuner would run on.
+    public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     public init() {
         let (stream, continuation) = AsyncStream<ScreenEvent>.makeStream()

@@ -23,10 +23,12 @@ public enum TunerScreen {
     public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
                            tuning: Tuning? = nil, system: TargetSystem = .standard,
                            sounds: (any ScreenSounds)? = nil, chime: Bool = false,
+                           configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         try await run(label: session.sourceLabel, sampleRate: session.sampleRate, stop: { session.stop() },
                       settings: settings, gate: gate, tuning: tuning, system: system, sounds: sounds, chime: chime,
-                      readsStrums: false, noColor: noColor, start: { events, _ in events.forward(session) })
+                      configFile: configFile, readsStrums: false, noColor: noColor,
+                      start: { events, _ in events.forward(session) })
     }
 
     /// As above for a session that runs either engine (the screen with a tuning): key p switches
@@ -34,11 +36,11 @@ public enum TunerScreen {
     /// with every string.
     public static func run(session: SwitchableSession, engineSwitch: EngineSwitch, settings: ScreenModel.Settings,
                            gate: Decibels = Decibels(-60), tuning: Tuning, system: TargetSystem = .standard,
-                           sounds: (any ScreenSounds)? = nil, chime: Bool = false,
+                           sounds: (any ScreenSounds)? = nil, chime: Bool = false, configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         try await run(label: session.sourceLabel, sampleRate: session.sampleRate, stop: { session.stop() },
                       settings: settings, gate: gate, tuning: tuning, system: system, sounds: sounds, chime: chime,
-                      readsStrums: engineSwitch.readsStrums, noColor: noColor, start: { events, loop in
+                      configFile: configFile, readsStrums: engineSwitch.readsStrums, noColor: noColor, start: { events, loop in
                           loop.onStrumsChanged = { engineSwitch.readsStrums = $0 }
                           events.forward(session)
                       })
@@ -46,7 +48,7 @@ public enum TunerScreen {
 
     private static func run(label: String, sampleRate: Double, stop: () -> Void, settings: ScreenModel.Settings,
                             gate: Decibels, tuning: Tuning?, system: TargetSystem, sounds: (any ScreenSounds)?,
-                            chime: Bool, readsStrums: Bool, noColor: Bool,
+                            chime: Bool, configFile: String?, readsStrums: Bool, noColor: Bool,
                             start: (TerminalEvents, ScreenLoop) -> Void) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
@@ -58,8 +60,9 @@ public enum TunerScreen {
             throw error
         }
         terminal.resumeInput = { events.resumeInput() }
-        let model = ScreenModel(settings: settings, sourceLabel: label, sampleRate: sampleRate, gate: gate,
+        var model = ScreenModel(settings: settings, sourceLabel: label, sampleRate: sampleRate, gate: gate,
                                 size: terminal.size, tuning: tuning, system: system, readsStrums: readsStrums)
+        model.configFile = configFile
         let loop = ScreenLoop(model: model, canvas: terminal, input: terminal, sounds: sounds, chime: chime,
                               post: { events.post($0) })
         start(events, loop)

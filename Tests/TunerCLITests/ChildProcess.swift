@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TunerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,8 +72,8 @@ final class ChildProcess: @unchecked Sendable {
     private let readersDone = DispatchGroup()
     private let state = Mutex<Ending?>(nil)
 
-    /// Starts `executable` (a full path, or a name looked up in `PATH`) with `arguments` and exactly
-    /// the variables in `environment`.
+    /// Starts `executable` (a full path, or a name looked up in `PATH`) with `arguments` and the variables
+    /// in `environment`, plus the tests' own config folder (`TestEnvironment.isolated`).
     init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         let path = executable.hasPrefix("/") ? executable : (Self.which(executable) ?? executable)
         command = ([executable] + arguments).joined(separator: " ")
@@ -109,7 +110,7 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = TestEnvironment.isolated(environment).sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }

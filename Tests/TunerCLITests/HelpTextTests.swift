@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TunerTestSupport
 @testable import TunerCLI
 
 /// `tuner --help` is part of the interface: this pins it word for word. A change to a flag, a default
@@ -15,11 +17,13 @@ import Testing
            [--kbm <file>] [--transpose <key>] [--capo <fret>] [--names <scheme>]
            [--offsets <cents>] [--tone <note>] [--duration <seconds>]
            [--tone-timbre <timbre>] [--playback-device <name>] [--chime]
-           [--plot <file.svg>] [--poly]
+           [--plot <file.svg>] [--poly] [--config <path>] [--no-config]
+           [--generate-manual] [--generate-completion-script <shell>]
 
     OPTIONS:
       -f, --file <path>       Tune from an audio file: WAV, FLAC, AIFF, OGG… at
                               8000…192000 Hz; several channels are mixed to mono.
+                              '--file -' reads standard input (a pipe).
       --channel <n>           Analyse only channel n of the file (1 = first) instead
                               of the mix of all channels.
       -t, --tolerance <cents>
@@ -114,7 +118,18 @@ import Testing
                               --announce a line per strum once its strings have
                               settled; on the screen p switches between all strings
                               and one.
-      --version               Show the version.
+      --config <path>         Read settings from this file instead of
+                              $XDG_CONFIG_HOME/tuner/config (else
+                              ~/.config/tuner/config): lines 'key = value' with the
+                              long flag names as keys; flags on the command line
+                              win.
+      --no-config             Read no config file.
+      --generate-manual       Print the man page (roff) and exit; 'make install'
+                              installs it as tuner(1).
+      --generate-completion-script <shell>
+                              Print the completion script for bash, zsh or fish and
+                              exit.
+      --version               Show the version and the commit it was built from.
       -h, --help              Show help information.
 
     OUTPUT (--output jsonl): one JSON object per reading, in order, e.g.
@@ -137,8 +152,8 @@ import Testing
     last 10 s as a graph of cents. With --tuning, a row of the strings shows the
     target one as [A2] and ✓ on strings that settled in tune; 1…9 lock a string, 0
     returns to automatic. The status line names the temperament, capo, transposition
-    and names in force. With no capture device, 'tuner' shows a built-in demo.
-    NO_COLOR turns colours off.
+    and names in force (and the config file read). With no capture device, 'tuner'
+    shows a built-in demo. NO_COLOR turns colours off.
 
     EXIT CODES:
       0     Success: q on the screen, or the input was analysed; also when the
@@ -154,8 +169,15 @@ import Testing
       69    The capture or playback device cannot be used: no such device, busy, no
             mono audio, or it stopped; or --speak when espeak-ng is not installed or
             fails.
+      71    The system refused memory, file descriptors or a thread (e.g. a low
+            'ulimit -v' or 'ulimit -n').
+      78    The config file is wrong: an unknown key, a bad value or a line that is
+            not 'key = value' (the message names the file and line), or the file
+            given to --config cannot be read; or --list-devices finds ALSA's
+            configuration unreadable.
       129   The screen ended because the terminal hung up (SIGHUP).
       130   The screen ended with Ctrl-C (SIGINT).
+      131   The screen ended with Ctrl-\\ (SIGQUIT).
       143   The screen ended with SIGTERM.
 
     EXAMPLES:
@@ -171,6 +193,9 @@ import Testing
       tuner --file e4.wav --expect E4 --temperament werck3.scl
       tuner --transpose Bb --names german
       tuner --tuning guitar --capo 2 --offsets "0 -2 0 0 -1.5 0"
+      arecord -q -f S16_LE -r 48000 -c 1 -t wav | tuner --file - --output jsonl
+      sox song.mp3 -t wav - | tuner --file -
+      tuner --config ~/bass.conf
 
     """
 
@@ -191,9 +216,18 @@ import Testing
     @Test func versionPrintsNameAndVersion() throws {
         let result = try TunerBinary.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout == "tuner 0.1.0\n")
+        // The commit comes from the CommitStamp plugin: git's HEAD when built in a checkout.
+        let commit = Shell.output("git -C '\(Self.packageRoot)' rev-parse --short=12 HEAD 2>/dev/null")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // Outside a git checkout (a tarball) the commit is "unknown".
+        let pattern = #/tuner 0\.1\.0 \(commit (?<commit>[0-9a-f]{12}(-dirty)?|unknown)\)\n/#
+        let match = try #require(result.stdout.wholeMatch(of: pattern), "got \(result.stdout)")
+        #expect(match.commit.hasPrefix(commit.isEmpty ? "unknown" : commit))
         #expect(result.stderr == "")
     }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// The help is made from the flag table and `TunerOptions()`: every flag and its default appear.
     @Test func everyFlagAndDefaultIsListed() {

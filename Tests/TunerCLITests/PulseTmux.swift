@@ -1,4 +1,5 @@
 import Foundation
+import TunerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ final class PulseTmux {
 
     init(name: String, environment: [String: String]) throws {
         socket = "tuner-pulse-\(name)-\(getpid())"
-        let variables = environment.merging(["TERM": "tmux-256color", "PS1": "PROMPT$ "]) { $1 }
+        let variables = TestEnvironment.isolated(environment).merging(["TERM": "tmux-256color", "PS1": "PROMPT$ "]) { $1 }
             .sorted { $0.key < $1.key }.map { quote("\($0.key)=\($0.value)") }.joined(separator: " ")
         let shell = "env -i \(variables) sh"
         let start = "exec tmux -L \(socket) new-session -d -x 80 -y 24 \(quote(shell)) >/dev/null 2>&1"

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TunerTestSupport
 
 /// The built `tuner` executable, run as a user would run it.
 enum TunerBinary {
@@ -39,8 +40,11 @@ enum TunerBinary {
     }
 
     /// Runs `tuner arguments`, reading both pipes to their end; fails the test after `timeout` seconds.
-    static func run(_ arguments: [String], timeout: Double = 120) throws -> Result {
-        try execute(location(), arguments, environment: nil, timeout: timeout)
+    /// The child gets this process's environment with `environment` over it, and the tests' own config
+    /// folder (`TestEnvironment.configHome`) unless `environment` names one.
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) throws -> Result {
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try execute(location(), arguments, environment: merged, timeout: timeout)
     }
 
     /// Runs a bash command line with `$TUNER` set to the executable (for pipelines such as `| head -1`).
@@ -49,12 +53,12 @@ enum TunerBinary {
         return try execute(URL(fileURLWithPath: "/bin/bash"), ["-c", script], environment: environment, timeout: timeout)
     }
 
-    private static func execute(_ executable: URL, _ arguments: [String], environment: [String: String]?,
+    private static func execute(_ executable: URL, _ arguments: [String], environment: [String: String],
                                 timeout: Double) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        process.environment = TestEnvironment.isolated(environment)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -103,7 +103,14 @@ import TunerBridge
         #expect(throws: TuningError.unknownNote("H9")) { try Tuning.resolve("H9") }
         #expect(throws: TuningError.unknownNote("H9")) { try Tuning.resolve("E2 A2 H9 G3") }
         #expect(throws: TuningError.unknownNote("E")) { try Tuning.resolve("E A D G B E") }
-        #expect(throws: TuningError.unknownNote("C-1")) { try Tuning.resolve("C-1 E2") }
+        // C-1 and G#9 are notes, but outside C0…G9: reported as out of range, not as "not a note".
+        #expect(throws: TuningError.outOfRange("C-1", Note(midi: 0))) {
+            try Tuning.resolve("C-1 E2")
+        }
+        #expect(throws: TuningError.outOfRange("G#9", Note(midi: 128))) {
+            try Tuning.resolve("E2 G#9")
+        }
+        #expect(throws: Never.self) { try Tuning.resolve("C0 G9") }
         #expect(throws: TuningError.empty) { try Tuning.resolve("") }
         #expect(throws: TuningError.empty) { try Tuning.resolve("  , ") }
         #expect(throws: TuningError.tooManyStrings(13)) {

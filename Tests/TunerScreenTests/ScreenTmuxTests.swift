@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -117,6 +118,47 @@ import Glibc
         expectCleanExit(tmux, status: 128 + Int(signal))
     }
 
+    /// Ctrl-\\ ends the screen like Ctrl-C (exit 131), and a SIGSEGV or SIGBUS another process sends
+    /// ends it at once with the terminal restored — with Swift's crash reporter left on, as a user has
+    /// it: no report drawn over the pane, and the tuner does not run on.
+    @Test func quitKeyEndsWith131AndACleanTerminal() throws {
+        let tmux = try TmuxHarness(name: "sigquit")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") } != nil, "screen up:\n\(tmux.screen)")
+        tmux.keys("C-\\\\")
+        expectCleanExit(tmux, status: 131)
+        #expect(!tmux.screen.contains("Backtracing"), "no crash report:\n\(tmux.screen)")
+    }
+
+    @Test(arguments: [SIGSEGV, SIGBUS])
+    func sentFaultSignalEndsTheScreenWithoutACrashReport(signal: Int32) throws {
+        let tmux = try TmuxHarness(name: "sent\(signal)")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") } != nil, "screen up:\n\(tmux.screen)")
+        let id = try #require(pid(tmux))
+        #expect(kill(id, signal) == 0)
+        expectCleanExit(tmux, status: 128 + Int(signal))
+        #expect(!tmux.screen.contains("Backtracing") && !tmux.screen.contains("crashed"), "no crash report:\n\(tmux.screen)")
+    }
+
+    /// Alt+x and an escape sequence the terminfo does not know leave the tuner running (they quit it
+    /// before); keys after them still work, and Esc alone still quits.
+    @Test func altLetterAndUnknownSequencesDoNotQuit() throws {
+        let tmux = try TmuxHarness(name: "escape")
+        launch(tmux, "")
+        #expect(tmux.waitFor { $0.contains("q quit") && $0.contains("tolerance ±3.0 ¢") } != nil, "screen up:\n\(tmux.screen)")
+        // Each sent while the tuner is idle, so each is a read of its own: a read that holds only skipped
+        // bytes must not be taken for the end of the input (keys after it must still come).
+        tmux.keys("M-x")
+        tmux.keys("+")
+        #expect(tmux.waitFor { $0.contains("tolerance ±3.5 ¢") } != nil, "still running, + handled:\n\(tmux.screen)")
+        tmux.tmux("send-keys -t 0 -H 1b 5b 31 3b 39 48")  // Esc [ 1 ; 9 H: no terminfo names it
+        tmux.keys("+")
+        #expect(tmux.waitFor { $0.contains("tolerance ±4.0 ¢") } != nil, "still running, + handled:\n\(tmux.screen)")
+        tmux.keys("Escape")
+        expectCleanExit(tmux, status: 0)
+    }
+
     @Test func noColorStillShowsTheInTuneCueAsText() throws {
         let tmux = try TmuxHarness(name: "nocolor")
         let file = tmux.path("a2.wav")
@@ -134,12 +176,28 @@ import Glibc
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeSineWAV(path: dir + "/a.wav", frequency: 110, seconds: 0.5)
-        let status = system("TERM=no-such-terminal \(TmuxHarness.tunerPath) --file \(dir)/a.wav --output screen "
+        let status = system(TestEnvironment.shellPrefix + "TERM=no-such-terminal \(TmuxHarness.tunerPath) --file \(dir)/a.wav --output screen "
                             + "> \(dir)/out 2> \(dir)/err < /dev/null")
         #expect((status >> 8) & 0xff == 1)
         let err = try String(contentsOfFile: dir + "/err", encoding: .utf8)
         #expect(err == "Error: cannot start the screen: terminal type TERM=no-such-terminal is unknown; "
                 + "set TERM (e.g. xterm-256color) or use --output text\n")
         #expect(try String(contentsOfFile: dir + "/out", encoding: .utf8) == "")
+    }
+
+    /// Settings read from a config file show on the status line, with the file's name.
+    @Test func theStatusLineSaysWhichConfigFileWasRead() throws {
+        let tmux = try TmuxHarness(name: "cfg")
+        let file = tmux.path("a2.wav")
+        try writeSineWAV(path: file, frequency: 110, seconds: 3)
+        try "tolerance = 1.5  # from the file\n".write(toFile: tmux.path("t.conf"), atomically: true, encoding: .utf8)
+        launch(tmux, "--config \(tmux.path("t.conf")) --file \(file)")
+        let shown = tmux.waitFor { $0.contains("tolerance ±1.5 ¢") }
+        #expect(shown != nil, "the file's tolerance:\n\(tmux.screen)")
+        let status = (shown ?? tmux.screen).split(separator: "\n").first { $0.contains("tolerance") }.map(String.init) ?? ""
+        // HOME is the harness's folder, where t.conf is: the line shortens it to ~.
+        #expect(status.hasSuffix(" · config ~/t.conf"), "status line: \(status)")
+        tmux.keys("q")
+        expectCleanExit(tmux, status: 0)
     }
 }

@@ -23,7 +23,7 @@ final class TmuxHarness {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = tmux("kill-server")
-        let shell = "env -i PATH=/usr/bin:/bin HOME=\(directory) LANG=C.UTF-8 TERM=tmux-256color PS1='PROMPT$ ' sh"
+        let shell = "env -i PATH=/usr/bin:/bin HOME=\(directory) XDG_CONFIG_HOME=\(TestEnvironment.configHome) LANG=C.UTF-8 TERM=tmux-256color PS1='PROMPT$ ' sh"
         guard tmux("new-session -d -x \(Self.columns) -y \(Self.rows) \(quote(shell))") == 0 else {
             throw HarnessError("tmux new-session failed")
         }
