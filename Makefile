@@ -142,7 +142,7 @@ bench: deps bench-load
 	rm -rf Benchmarks/out/numba-cache && \
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
-	  $${skip:+--skip-note "$$skip"} $(BENCH_ARGS) && \
+	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS) && \
 	"$$python" Benchmarks/settle_report.py
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------

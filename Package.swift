@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "TunerBridgeTests", dependencies: ["TunerBridge", "TunerAudio", "TunerTestSupport"]),
         .testTarget(name: "TunerMusicTests", dependencies: ["TunerMusic", "TunerBridge", "TunerAudio", "TunerTestSupport"]),
         .testTarget(name: "TunerAudioTests", dependencies: ["TunerAudio", "TunerBridge", "TunerMusic", "CSndfile", "CALSA", "TunerTestSupport"]),
-        .testTarget(name: "TunerScreenTests", dependencies: ["TunerScreen", "TunerBridge", "TunerMusic", "TunerTestSupport"]),
+        .testTarget(name: "TunerScreenTests", dependencies: ["TunerScreen", "TunerBridge", "TunerMusic", "TunerAudio", "TunerTestSupport"]),
         .testTarget(name: "TunerCLITests", dependencies: ["TunerCLI", "TunerBridge", "TunerMusic", "TunerAudio", "TunerTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

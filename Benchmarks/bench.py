@@ -570,6 +570,7 @@ def main():
                          "figures saved by the last run (for engine work; a published table comes from a "
                          "full run)")
     ap.add_argument("--skip-note", default="", help="reason shown when pYIN could not be installed")
+    ap.add_argument("--strums", action="store_true", help="also run the strums category (Benchmarks/strums.py)")
     ap.add_argument("--only", default="",
                     help="run and print only these categories, comma-separated: " + ", ".join(CATEGORIES)
                          + " (e.g. --only real,instruments); the issue-4 tables need a full run. Readings go "
@@ -971,6 +972,9 @@ def main():
             cols = [t for t in columns if t in bad]
             fh.write(table(["note"] + cols, [[corpus.note_label(m)] + [fmt(bad[t].get(m), " %") for t in cols]
                                              for m in corpus.SYNTH_MIDIS]) + "\n")
+    if args.strums:  # issue 15's category, its own script and table
+        import strums
+        strums.main(["--ours", args.ours, "--jobs", str(args.jobs)])
 
 
 if __name__ == "__main__":

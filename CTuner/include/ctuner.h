@@ -85,6 +85,61 @@ size_t ct_engine_hop_size(const ct_engine *engine);
 /** Samples in the longest analysis window (the input a result may look back on). */
 size_t ct_engine_window_size(const ct_engine *engine);
 
+/* ---- Polyphonic strums: every string of a tuning read at once (CTuner/src/PolyAnalyser.hpp) ----
+ *
+ * Lifecycle as for the engine: ct_poly_create (allocates everything) → ct_poly_process … (allocates
+ * nothing; calls the callback once per hop, on the caller's thread) → ct_poly_destroy. Each string is
+ * searched within ±130 cents of its target (a semitone off is still read; octaves are not looked for).
+ * Frames of 0.25 s, so a strum reads cleanly about 0.4 s after it was struck.
+ */
+
+/** One string's reading in a hop. */
+typedef struct ct_poly_string {
+    /** 1 when the string is sounding: above the gate, with partials of its own (not only partials that
+     *  another string's series explains). 0 otherwise; the other fields are then 0 / −120. */
+    int heard;
+    /** The string's first-partial frequency, Hz (the stiff-string fit of its own partials). */
+    double frequency;
+    /** The fitted inharmonicity coefficient B (f_k = k·f0·sqrt(1 + B·k²)). */
+    double inharmonicity;
+    /** RMS level of the string's own partials, dBFS. */
+    double level_db;
+    /** The share (0…1) of the energy found on the string's series that is its own, not another string's. */
+    double clarity;
+} ct_poly_string;
+
+/** One hop: its time (seconds of input consumed) and one reading per string, in target order. The
+ *  array is the analyser's and is valid only during the callback. */
+typedef struct ct_poly_result {
+    double time;
+    size_t count;
+    const ct_poly_string *strings;
+} ct_poly_result;
+
+typedef void (*ct_poly_callback)(const ct_poly_result *result, void *context);
+
+typedef struct ct_poly ct_poly;
+
+/**
+ * Makes a polyphonic analyser for `count` strings (1…12) with target fundamentals `targets` (Hz, within
+ * the config's frequency range, no two closer than 260 cents). Returns NULL and writes a reason into
+ * `error` (if given) otherwise.
+ */
+ct_poly *ct_poly_create(const ct_config *config, const double *targets, size_t count, ct_poly_callback callback,
+                        void *context, char *error, size_t error_capacity);
+
+/** Frees the analyser. NULL is ignored. */
+void ct_poly_destroy(ct_poly *poly);
+
+/** Feeds `count` mono samples (any count, including 0). Non-finite samples are treated as 0. */
+void ct_poly_process(ct_poly *poly, const float *samples, size_t count);
+
+/** Forgets all input (time restarts at 0). */
+void ct_poly_reset(ct_poly *poly);
+
+/** Samples between results. */
+size_t ct_poly_hop_size(const ct_poly *poly);
+
 #ifdef __cplusplus
 }
 #endif

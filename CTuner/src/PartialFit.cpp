@@ -46,6 +46,10 @@ StiffString fitPartials(const Partial *partials, std::size_t count, StiffString 
         return {partials[0].frequency, B};
     }
     // f1 for that B, with the exact model: y_k = f1 · g_k(B).
+    return {firstPartialFor(partials, count, B, f1), B};
+}
+
+double firstPartialFor(const Partial *partials, std::size_t count, double B, double fallback) {
     double num = 0, den = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const Partial &p = partials[i];
@@ -54,8 +58,7 @@ StiffString fitPartials(const Partial *partials, std::size_t count, StiffString 
         num += w * (p.frequency / k) * g;
         den += w * g * g;
     }
-    if (den > 0) f1 = num / den;
-    return {f1, B};
+    return den > 0 ? num / den : fallback;
 }
 
 } // namespace ctuner

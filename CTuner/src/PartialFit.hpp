@@ -38,4 +38,8 @@ double seriesAt(int k, const StiffString &s);
 /// when it is partial 1. `start` is returned when the partials weigh nothing.
 StiffString fitPartials(const Partial *partials, std::size_t count, StiffString start);
 
+/// The first partial's frequency for a given B: the weighted least-squares f1 of y_k = f1·stiffness(k, B)
+/// (the second step of fitPartials, for any number of partials); `fallback` when they weigh nothing.
+double firstPartialFor(const Partial *partials, std::size_t count, double B, double fallback);
+
 } // namespace ctuner

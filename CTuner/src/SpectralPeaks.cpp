@@ -152,4 +152,14 @@ Candidate SpectralFrames::candidateNear(const RealFFT &f, std::size_t D, double 
     return {peak, mag, phaseVocoder(f, peak, D)};
 }
 
+Candidate SpectralFrames::localPeakNear(const RealFFT &f, std::size_t D, double predicted, double radius,
+                                        double binHz, double floor, double strongest) const {
+    const std::size_t bins = f.size / 2 + 1;
+    const Peak p = peakAt(predicted, radius, binHz, bins);
+    if (p.magnitude <= 0) return {};
+    if (p.magnitude < kPartialOverFloor * floor || p.magnitude < kPartialUnderStrongest * strongest) return {};
+    const long peak = long(std::lround(p.frequency / binHz));
+    return {peak, double(magnitudes_[peak]), phaseVocoder(f, peak, D)};
+}
+
 } // namespace ctuner

@@ -66,6 +66,11 @@ public:
     Candidate candidateNear(const RealFFT &f, std::size_t D, double predicted, double radius, double binHz,
                             double floor, double strongest) const;
 
+    /// As candidateNear, but the highest local maximum within ±radius Hz rather than the highest bin:
+    /// a strong neighbouring peak's skirt may be higher at the range's edge (polyphonic spectra).
+    Candidate localPeakNear(const RealFFT &f, std::size_t D, double predicted, double radius, double binHz,
+                            double floor, double strongest) const;
+
     const std::vector<float> &magnitudes() const { return magnitudes_; }
     double fs() const { return fs_; }
 

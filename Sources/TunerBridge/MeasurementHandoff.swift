@@ -1,6 +1,6 @@
 import Foundation
 
-/// The file case's way across threads: a fixed ring of measurements between the analysis thread and
+/// The file case's way across threads, for either engine's measurements: a fixed ring of measurements between the analysis thread and
 /// the stream's consumer, so that a file is read only as fast as its measurements are consumed.
 ///
 /// The analysis thread `put`s each block's measurements and, while the ring is full, waits on a
@@ -9,15 +9,15 @@ import Foundation
 /// takes one line a millisecond, a terminal, a full disk). The consumer side (`next`, behind an
 /// `AsyncStream(unfolding:)`, so consumers still use `for await`) never blocks a thread: it takes what
 /// is there, or parks one continuation that the next `put` resumes.
-final class MeasurementHandoff: @unchecked Sendable {
+final class MeasurementHandoff<Measurement: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var ring: [PitchMeasurement?]
+    private var ring: [Measurement?]
     private var head = 0
     private var count = 0
     private var finished = false
     private var stopped = false
     /// The consumer, parked while the ring is empty.
-    private var waiting: CheckedContinuation<PitchMeasurement?, Never>?
+    private var waiting: CheckedContinuation<Measurement?, Never>?
 
     init(capacity: Int) {
         ring = Array(repeating: nil, count: max(1, capacity))
@@ -27,7 +27,7 @@ final class MeasurementHandoff: @unchecked Sendable {
 
     /// Hands over `measurements` in order, waiting while the ring is full. Returns false when the
     /// session was stopped (the rest are then dropped: nobody wants them).
-    func put(_ measurements: some Collection<PitchMeasurement>) -> Bool {
+    func put(_ measurements: some Collection<Measurement>) -> Bool {
         condition.lock()
         for measurement in measurements {
             while count == ring.count && !stopped { condition.wait() }
@@ -70,7 +70,7 @@ final class MeasurementHandoff: @unchecked Sendable {
     }
 
     /// The next measurement in order, or nil at the end.
-    func next() async -> PitchMeasurement? {
+    func next() async -> Measurement? {
         if let ready = take() { return ready }
         return await withCheckedContinuation { consumer in
             condition.lock()
@@ -87,14 +87,14 @@ final class MeasurementHandoff: @unchecked Sendable {
         }
     }
 
-    private func take() -> PitchMeasurement? {
+    private func take() -> Measurement? {
         condition.lock()
         defer { condition.unlock() }
         return popLocked()
     }
 
     /// Pops the oldest measurement and lets a waiting producer go on. Call with the lock held.
-    private func popLocked() -> PitchMeasurement? {
+    private func popLocked() -> Measurement? {
         guard count > 0 else { return nil }
         let measurement = ring[head]
         ring[head] = nil

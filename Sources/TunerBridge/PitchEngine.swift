@@ -19,10 +19,45 @@ public struct TunerConfiguration: Sendable, Equatable {
     }
 }
 
+extension TunerConfiguration {
+    /// The C engines' configuration (`ct_config`) for these settings at `sampleRate`: the one mapping,
+    /// for `PitchEngine` and `PolyEngine`.
+    func engineConfig(sampleRate: Double) -> ct_config {
+        var config = ct_config()
+        ct_config_default(&config, sampleRate)
+        config.gate_db = gate.value
+        config.min_frequency = minimumFrequency.value
+        config.max_frequency = maximumFrequency.value
+        config.hop_seconds = hopSeconds
+        return config
+    }
+}
+
 /// The engine refused its configuration (`ct_engine_create` returned NULL); `reason` is its words.
 public struct EngineError: Error, CustomStringConvertible {
     public var reason: String
     public var description: String { reason }
+}
+
+/// Where a C engine's callback delivers: the Swift closure behind the callback's context pointer.
+final class MeasurementSink<Measurement> {
+    let deliver: (Measurement) -> Void
+    init(_ deliver: @escaping (Measurement) -> Void) { self.deliver = deliver }
+
+    /// Makes a C engine with `create` (given the sink's context pointer and an error buffer) and returns
+    /// it with the retained sink; throws `EngineError` with the engine's words when it returns NULL.
+    static func make(_ deliver: @escaping (Measurement) -> Void,
+                     _ create: (UnsafeMutableRawPointer, UnsafeMutablePointer<CChar>?, Int) -> OpaquePointer?)
+        throws -> (OpaquePointer, Unmanaged<MeasurementSink>) {
+        let sink = Unmanaged.passRetained(MeasurementSink(deliver))
+        var message = [CChar](repeating: 0, count: 256)
+        let made = message.withUnsafeMutableBufferPointer { create(sink.toOpaque(), $0.baseAddress, $0.count) }
+        guard let made else {
+            sink.release()
+            throw EngineError(reason: message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        }
+        return (made, sink)
+    }
 }
 
 /// The one Swift owner of a C++ engine (`ct_engine_create` … `ct_engine_destroy`).
@@ -32,42 +67,23 @@ public struct EngineError: Error, CustomStringConvertible {
 /// (the C++ engine's `onResultReady`, through `ct_result_callback`).
 public final class PitchEngine {
     private let handle: OpaquePointer
-    private let sink: Unmanaged<Sink>
+    private let sink: Unmanaged<MeasurementSink<PitchMeasurement>>
     public let sampleRate: Double
 
     /// Hops are `hopSize` samples apart; a result looks back on at most `windowSize` samples.
     public var hopSize: Int { ct_engine_hop_size(handle) }
     public var windowSize: Int { ct_engine_window_size(handle) }
 
-    private final class Sink {
-        let onMeasurement: (PitchMeasurement) -> Void
-        init(onMeasurement: @escaping (PitchMeasurement) -> Void) { self.onMeasurement = onMeasurement }
-    }
-
     /// Makes the engine (`ct_engine_create`: every buffer and FFT plan is made here, once).
     public init(sampleRate: Double, configuration: TunerConfiguration = TunerConfiguration(),
                 onMeasurement: @escaping (PitchMeasurement) -> Void) throws {
-        var config = ct_config()
-        ct_config_default(&config, sampleRate)
-        config.gate_db = configuration.gate.value
-        config.min_frequency = configuration.minimumFrequency.value
-        config.max_frequency = configuration.maximumFrequency.value
-        config.hop_seconds = configuration.hopSeconds
-        let sink = Unmanaged.passRetained(Sink(onMeasurement: onMeasurement))
-        var message = [CChar](repeating: 0, count: 256)
-        let made = message.withUnsafeMutableBufferPointer { buffer in
+        var config = configuration.engineConfig(sampleRate: sampleRate)
+        (handle, sink) = try MeasurementSink.make(onMeasurement) { context, error, capacity in
             ct_engine_create(&config, { result, context in
-                let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-                sink.onMeasurement(PitchMeasurement(result))
-            }, sink.toOpaque(), buffer.baseAddress, buffer.count)
+                Unmanaged<MeasurementSink<PitchMeasurement>>.fromOpaque(context!).takeUnretainedValue()
+                    .deliver(PitchMeasurement(result))
+            }, context, error, capacity)
         }
-        guard let made else {
-            sink.release()
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw EngineError(reason: text)
-        }
-        self.handle = made
-        self.sink = sink
         self.sampleRate = sampleRate
     }
 

@@ -118,6 +118,16 @@ public struct CommandLineParser: Sendable {
             throw .conflict("'--\(mode)' and '--output' cannot be used together: '--\(mode)' replaces the output "
                 + "with the settled notes; leave out one of them.")
         }
+        if options.poly {
+            guard options.tuning != nil else {
+                throw .conflict("'--poly' needs '--tuning': each string is read near its own target; add the "
+                    + "strings, e.g. 'tuner --poly --tuning guitar'.")
+            }
+            for other in Self.oneNoteFlags where options.given.contains(other) {
+                throw .conflict("'--poly' and '--\(other)' cannot be used together: '--\(other)' works on one "
+                    + "note at a time; leave out one of them.")
+            }
+        }
         if options.file == "-" && options.given.contains("output") && options.output == .screen {
             throw .conflict("'--file -' and '--output screen' cannot be used together: the screen reads its keys "
                 + "from standard input, which then carries the audio; use '--output text' or 'jsonl'.")
@@ -129,6 +139,9 @@ public struct CommandLineParser: Sendable {
             }
         }
     }
+
+    /// Flags that work on one note at a time, so not with `--poly`.
+    static let oneNoteFlags = ["expect", "speak", "plot", "tone"]
 
     /// The definition an argument names, and the value written into it (`--a4=442`, `-t5`), if any.
     private func find(_ argument: String) throws(UsageError) -> (OptionDefinition, String?) {

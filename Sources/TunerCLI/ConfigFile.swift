@@ -128,6 +128,10 @@ enum ConfigFile {
             if !commandLine.given.isDisjoint(with: modeFlags.union(["expect"])) {
                 entries.removeAll { modeFlags.contains($0.key) }
             }
+            // A file's standing `poly` gives way to a one-note action asked for on the command line.
+            if !commandLine.given.isDisjoint(with: CommandLineParser.oneNoteFlags) {
+                entries.removeAll { $0.key == "poly" || $0.key == "--poly" }
+            }
             try apply(entries, to: &base)
         } catch {
             throw .config(path: path, error)

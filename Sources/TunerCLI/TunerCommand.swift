@@ -193,6 +193,21 @@ public enum TunerCommand {
         case .success(let opened): source = opened
         case .failure(let exit): return exit.code
         }
+        if mode == .screen, let tuning = options.tuning {
+            // Both engines when the strum analyser can read the tuning (made once here to ask it, and
+            // dropped); else one string at a time, or with --poly a one-line refusal.
+            do {
+                let judge = StrumJudge(tuning: tuning, settings: options.settings, system: system)
+                _ = try PolyEngine(sampleRate: source.sampleRate, targets: judge.targets,
+                                   configuration: options.configuration) { _ in }
+                return await showSwitchableScreen(options, judge: judge, sounds: sounds, source: source, io: io)
+            } catch {
+                if options.poly { return refusePoly(tuning, error, io: io) }
+            }
+        }
+        if options.poly, let tuning = options.tuning {
+            return await tunePoly(options, tuning: tuning, system: system, mode: mode, source: source, io: io)
+        }
         let session: TunerSession
         do {
             // Printed output is a record of every reading; the screen only ever wants the newest.
@@ -201,10 +216,9 @@ public enum TunerCommand {
             // A file waits for its reader (nothing dropped); a live source cannot, so a reader more
             // than `TunerSession.queueCapacity` readings behind loses the oldest, and is told.
             let unpacedFile = options.file != nil && mode != .screen
-            let delivery: TunerSession.Delivery = mode == .screen ? .newestOnly
-                : options.file != nil ? .everyReading : .everyReadingDroppingWhenBehind
             session = try TunerSession(source: source, configuration: options.configuration,
-                                       delivery: delivery, blockSize: unpacedFile ? 1 << 14 : 1024)
+                                       delivery: .forOutput(screen: mode == .screen, file: options.file != nil),
+                                       blockSize: unpacedFile ? 1 << 14 : 1024)
         } catch {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure
@@ -251,6 +265,48 @@ public enum TunerCommand {
             if print(verdict.message + "\n", io: io) != ExitCode.success.rawValue { return .failure }
             return verdict.passed ? .success : .failure
         }
+    }
+
+    /// `--poly`: every string of the tuning read at once, printed a line per reading (text, jsonl) or
+    /// a line per settled strum (`--announce`), or shown on the screen.
+    static func tunePoly(_ options: TunerOptions, tuning: Tuning, system: TargetSystem, mode: Mode,
+                         source: sending any AudioSource, io: SystemIO) async -> ExitCode {
+        let judge = StrumJudge(tuning: tuning, settings: options.settings, system: system)
+        let session: PolySession
+        do {
+            let unpacedFile = options.file != nil && mode != .screen
+            session = try PolySession(source: source, targets: judge.targets, configuration: options.configuration,
+                                      delivery: .forOutput(screen: mode == .screen, file: options.file != nil),
+                                      blockSize: unpacedFile ? 1 << 14 : 1024)
+        } catch {
+            return refusePoly(tuning, error, io: io)
+        }
+        let live = options.file == nil
+        let outcome: ExitCode
+        switch mode {
+        case .text, .jsonl:
+            let formatter = StrumLinesFormatter(format: mode == .text ? .text : .jsonl, tuning: tuning)
+            outcome = await printLines(of: session, live: live, io: io) { formatter.line(for: judge.reading(from: $0)) }
+        case .announce:
+            var strums = StrumSettler(tolerance: options.tolerance)
+            outcome = await printLines(of: session, live: live, io: io) { measurement in
+                strums.process(judge.reading(from: measurement)).map { $0 + "\n" } ?? ""
+            }
+        case .screen:
+            return .usage  // the screen runs a switchable session (showScreen), never this one
+        case .expect, .plot:
+            return .usage  // refused by the parser
+        }
+        guard outcome == .success else { return outcome }
+        return reportFailure(of: session, io: io) ?? .success
+    }
+
+    /// `--poly` with a tuning the strum analyser refuses (strings closer than it can tell apart): one line, 64.
+    static func refusePoly(_ tuning: Tuning, _ error: any Error, io: SystemIO) -> ExitCode {
+        let reason = (error as? EngineError)?.reason ?? "\(error)"
+        io.printError("Error: '--poly' cannot read the tuning '\(tuning)': \(reason); "
+                      + "choose a tuning whose strings are at least three semitones apart.\n")
+        return .usage
     }
 
     /// `--tone`: plays `note` (at `--a4`, in the temperament asked for) for `--duration` seconds and
@@ -307,6 +363,33 @@ public enum TunerCommand {
     /// The process environment (`PATH` when looking for espeak-ng, where the config file is).
     public static func currentEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
+    /// The screen with a tuning: both engines made, key p switches between one string and every string
+    /// (`--poly` starts with every string).
+    static func showSwitchableScreen(_ options: TunerOptions, judge: StrumJudge, sounds: PlaybackSounds,
+                                     source: sending any AudioSource, io: SystemIO) async -> ExitCode {
+        let engineSwitch = EngineSwitch(strums: options.poly)
+        let settings = ScreenModel.Settings(a4: options.a4, tolerance: options.tolerance)
+        let session: SwitchableSession
+        do {
+            session = try SwitchableSession(source: source, targets: judge.targets,
+                                            engineSwitch: engineSwitch, configuration: options.configuration)
+        } catch {
+            io.printError("Error: cannot start the pitch engine: \(error)\n")
+            return .failure
+        }
+        let outcome: ScreenOutcome
+        do {
+            outcome = try await TunerScreen.run(session: session, engineSwitch: engineSwitch, settings: settings,
+                                                gate: options.configuration.gate, tuning: judge.tuning,
+                                                system: judge.system, sounds: sounds, chime: options.chime,
+                                                configFile: options.configRead)
+        } catch {
+            io.printError("Error: \(error)\n")
+            return .failure
+        }
+        return exitCode(for: outcome, session: session, io: io)
+    }
+
     /// Runs the screen until q or a signal; the terminal is restored before anything is printed.
     static func showScreen(_ session: TunerSession, options: TunerOptions, system: TargetSystem,
                            sounds: PlaybackSounds,
@@ -321,6 +404,12 @@ public enum TunerCommand {
             io.printError("Error: \(error)\n")
             return .failure
         }
+        return exitCode(for: outcome, session: session, io: io)
+    }
+
+    /// The exit code of a screen session's end; a failed input is reported in one line.
+    static func exitCode<Measurement>(for outcome: ScreenOutcome, session: AnalysisSession<Measurement>,
+                                      io: SystemIO) -> ExitCode {
         switch outcome {
         case .quit: return .success
         case .signal(SIGINT): return .interrupted
@@ -336,7 +425,7 @@ public enum TunerCommand {
     }
 
     /// Prints why the input ended early, if it did, and returns the exit code for it.
-    static func reportFailure(of session: TunerSession, io: SystemIO) -> ExitCode? {
+    static func reportFailure<Measurement>(of session: AnalysisSession<Measurement>, io: SystemIO) -> ExitCode? {
         reportDropped(by: session, io: io, soFar: false)
         guard let failure = session.failure else { return nil }
         if let error = failure as? AudioFileError { return report(error, io: io) }
@@ -400,16 +489,21 @@ public enum TunerCommand {
     /// moment, but a capture runs on, and its readings must not wait for 64 KiB to pile up.
     static func printLines(of session: TunerSession, through pipeline: ReadingPipeline, live: Bool = false,
                            io: SystemIO, _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
-        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
         var pipeline = pipeline
+        return await printLines(of: session, live: live, io: io) { lines(pipeline.process($0)) }
+    }
+
+    /// The lines `text` makes of each measurement of `session`, in order, as above (`--poly` too).
+    static func printLines<Measurement>(of session: AnalysisSession<Measurement>, live: Bool, io: SystemIO,
+                                        _ text: (Measurement) -> String) async -> ExitCode {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
         var measurements = session.measurements.makeAsyncIterator()
         var warned = false
         while let measurement = await measurements.next() {
-            let step = pipeline.process(measurement)
-            if output.isOpen && !output.write(lines(step)) { session.stop() }
+            if output.isOpen && !output.write(text(measurement)) { session.stop() }
             if live && !warned && session.dropped > 0 { warned = reportDropped(by: session, io: io, soFar: true) }
         }
         output.flush()
@@ -424,7 +518,8 @@ public enum TunerCommand {
     /// `TunerSession.queueCapacity` behind (`soFar`: as soon as it happens, since a live run may never end;
     /// else the total at the end). Returns whether it printed.
     @discardableResult
-    static func reportDropped(by session: TunerSession, io: SystemIO, soFar: Bool) -> Bool {
+    static func reportDropped<Measurement>(by session: AnalysisSession<Measurement>, io: SystemIO,
+                                           soFar: Bool) -> Bool {
         let dropped = session.dropped
         guard dropped > 0 else { return false }
         io.printError("Warning: \(dropped) reading\(dropped == 1 ? "" : "s") dropped\(soFar ? " so far" : ""): the "

@@ -283,6 +283,14 @@ enum TunerFlags {
                 guard !value.isEmpty else { throw .init("must be the path of the SVG file to write") }
                 options.plot = value
             }),
+        // --poly (polyphonic strums): one block.
+        OptionDefinition(
+            long: "poly", short: nil, valueName: nil, example: nil,
+            help: "Strum all strings and read each one at once (needs --tuning): every string's cents from its "
+                + "own target, or not heard; jsonl and text give a line per reading, --announce a line per "
+                + "strum once its strings have settled; on the screen p switches between all strings and one.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.poly = true }),
     ]
 
     /// Reads the flags whose meaning depends on others (`--tuning`, `--expect` and `--root` are written in

@@ -31,6 +31,8 @@ public struct TunerOptions: Sendable, Equatable {
     public var speak: Bool
     /// With a file: check that its settled pitch is this note within the tolerance (exit 0 or 1).
     public var expect: Note?
+    /// Read every string of the tuning at once from a strum (needs `tuning`).
+    public var poly: Bool
     /// Play this note through the playback device and exit (`--tone`).
     public var tone: Note?
     /// Seconds the reference tone plays.
@@ -84,7 +86,7 @@ public struct TunerOptions: Sendable, Equatable {
                 listDevices: Bool = false, tuning: Tuning? = nil, listTunings: Bool = false, announce: Bool = false,
                 speak: Bool = false, expect: Note? = nil, tone: Note? = nil, duration: Double = 2,
                 toneTimbre: Sounds.Timbre = .sine, playbackDevice: String = "default", chime: Bool = false,
-                plot: String? = nil, given: Set<String> = []) {
+                plot: String? = nil, poly: Bool = false, given: Set<String> = []) {
         self.plot = plot
         self.chime = chime
         self.tone = tone
@@ -104,6 +106,7 @@ public struct TunerOptions: Sendable, Equatable {
         self.announce = announce
         self.speak = speak
         self.expect = expect
+        self.poly = poly
         self.given = given
     }
 

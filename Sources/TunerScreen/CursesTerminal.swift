@@ -170,11 +170,13 @@ public final class CursesTerminal: ScreenCanvas, ScreenInput {
     }
 
     /// q, Q and Esc quit; + = and - _ change the tolerance; [ ] nudge A4; 0…9 lock a string
-    /// (0: automatic); s S toggle the strobe; t T play the target note; h H toggle the history graph.
+    /// (0: automatic); s S toggle the strobe; t T play the target note; h H toggle the history graph;
+    /// p P switch between one string and every string of a strum.
     static func key(for code: Int32) -> ScreenKey {
         switch code {
         case 48...57: return .digit(Int(code) - 48)  // 0…9
         case 115, 83: return .strobe  // s S
+        case 112, 80: return .strums  // p P
         case 116, 84: return .tone  // t T
         case 104, 72: return .history  // h H
         case 113, 81, 27: return .quit  // q Q Esc

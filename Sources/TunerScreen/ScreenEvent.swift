@@ -5,6 +5,8 @@ import TunerMusic
 public enum ScreenEvent: Sendable {
     /// A measurement from the session.
     case measurement(PitchMeasurement)
+    /// A strum measurement (every string at once) from a switchable session in strum mode.
+    case strum(PolyMeasurement)
     /// The measurements ended: nil at the normal end of the input, else why it failed (one line).
     case readingsEnded(failure: String?)
     /// Keys are waiting on the terminal (read them with `ScreenInput.readKeys`).

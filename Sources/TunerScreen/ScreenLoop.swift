@@ -13,6 +13,8 @@ public final class ScreenLoop {
     private var drawn: ScreenModel.Display?
     /// Called after each frame is drawn (tests watch frames with it).
     public var onFrame: ((ScreenModel) -> Void)?
+    /// Called when key p switched strum mode on (true) or off, so the session's engine follows.
+    public var onStrumsChanged: ((Bool) -> Void)?
     /// Frames drawn so far.
     public private(set) var frames = 0
     private let sounds: (any ScreenSounds)?
@@ -44,6 +46,8 @@ public final class ScreenLoop {
             case .measurement(let measurement):
                 if model.apply(measurement) { redrawIfChanged() }
                 if chime, let settled = model.settledNow { play(.chime(inTune: settled.isInTune)) }
+            case .strum(let measurement):
+                if model.apply(strum: measurement) { redrawIfChanged() }
             case .soundEnded(let failure):
                 model.soundEnded(failure: failure)
                 redrawIfChanged()
@@ -55,6 +59,7 @@ public final class ScreenLoop {
                 for key in input.readKeys() {
                     switch model.handle(key) {
                     case .quit: return .quit
+                    case .strumsChanged(let on): onStrumsChanged?(on)
                     case .play(let sound): play(sound)
                     case .settingsChanged, .viewChanged, .ignored: break
                     }

@@ -21,6 +21,8 @@ public enum ScreenKey: Equatable, Sendable {
     case digit(Int)
     /// Shows or hides the strobe band.
     case strobe
+    /// Switches between one string and every string of a strum (key p; needs a tuning).
+    case strums
     /// Plays the target note (the reference tone).
     case tone
     /// Shows or hides the history graph.
@@ -81,11 +83,22 @@ public struct ScreenModel: Sendable {
         var heard: Note?
         var strings: [StringStatus]
         var strobeBand: String?
+        var readsStrums: Bool
+        var strumLines: [StrumLine]
         var notice: String?
         var toneNote: Note?
         var historyOn: Bool
         /// The newest reading's time in graph dot columns (the graph scrolls one dot at a time).
         var historyTick: Int?
+    }
+
+    /// One string's line in strum mode, as drawn: cents to 0.1 (nil: not heard), in tune, and whether
+    /// the string has settled in tune (the checklist's ✓).
+    public struct StrumLine: Equatable, Sendable {
+        public var label: String
+        public var centsTenths: Int?
+        public var inTune: Bool
+        public var settledInTune: Bool
     }
 
     /// The tolerances `+`/`-` step through: 0.1, then 0.5 ¢ steps to 5 ¢, then 1 ¢ steps to 50 ¢.
@@ -116,6 +129,13 @@ public struct ScreenModel: Sendable {
     public var tracker: TuningTracker { pipeline.tracker }
     /// True while the strobe band is shown (key s).
     public private(set) var strobeOn = false
+    /// True in strum mode (key p, `--poly`): every string of the tuning read at once.
+    public private(set) var readsStrums = false
+    /// The latest strum reading, judged against the tuning (strum mode).
+    public private(set) var strum: StrumReading?
+    /// Which strings of the strum have settled (for the ✓ of strings settled in tune).
+    private var settler = StrumSettler(tolerance: Cents(3))
+
     /// The sound playing now, if any; while one plays (and `InputMute.tail` after) the input is ignored.
     public private(set) var soundPlaying: ScreenSound?
     /// Ignores the input while the tuner's own sound plays.
@@ -133,7 +153,7 @@ public struct ScreenModel: Sendable {
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
                 gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil,
-                system: TargetSystem = .standard) {
+                system: TargetSystem = .standard, readsStrums: Bool = false) {
         self.pipeline = ReadingPipeline(
             settings: Settings(a4: Hertz(settings.a4.value.clamped(to: Limits.a4)),
                                tolerance: Cents(settings.tolerance.value.clamped(to: Limits.tolerance))),
@@ -142,6 +162,7 @@ public struct ScreenModel: Sendable {
         self.sampleRate = sampleRate
         self.gate = gate
         self.size = size
+        self.readsStrums = readsStrums && tuning != nil
     }
 
     // MARK: What is shown
@@ -179,8 +200,22 @@ public struct ScreenModel: Sendable {
                 live: shown?.live ?? false, inTune: isInTune, levelBucket: levelBucket, gateClosed: gateClosed,
                 settings: settings, size: size, ended: ended,
                 offsetTenths: shown.map { Int(($0.offset.value * 10).rounded()) }, heard: shown?.heard,
-                strings: strings, strobeBand: strobeBand, notice: notice, toneNote: toneNote, historyOn: historyOn,
+                strings: strings, strobeBand: readsStrums ? nil : strobeBand, readsStrums: readsStrums,
+                strumLines: readsStrums ? strumLines : [], notice: notice, toneNote: toneNote, historyOn: historyOn,
                 historyTick: historyOn ? history.last.map { Int(($0.time / historyDot).rounded(.down)) } : nil)
+    }
+
+    /// The lines of strum mode: one per string of the tuning.
+    public var strumLines: [StrumLine] {
+        guard let tuning else { return [] }
+        return tuning.labels.indices.map { index in
+            let reading = strum.flatMap { index < $0.strings.count ? $0.strings[index] : nil }
+            let settledCents = index < settler.settled.count ? settler.settled[index] : nil
+            return StrumLine(label: tuning.labels[index],
+                             centsTenths: reading.map { Int(($0.cents.value * 10).rounded()) },
+                             inTune: reading.map { abs($0.cents.value) <= settings.tolerance.value } ?? false,
+                             settledInTune: settledCents.map { abs($0) <= settings.tolerance.value } ?? false)
+        }
     }
 
     // MARK: Updates (each returns true when what is shown changed)
@@ -212,6 +247,19 @@ public struct ScreenModel: Sendable {
         } else if shown?.live == true {
             shown?.live = false
         }
+        return display != before
+    }
+
+    /// Takes a strum measurement (strum mode): every string judged against the tuning.
+    @discardableResult
+    public mutating func apply(strum measurement: PolyMeasurement) -> Bool {
+        guard let tuning, readsStrums else { return false }
+        let before = display
+        let loudest = measurement.strings.map(\.level.value).filter(\.isFinite).max() ?? -120
+        level = Decibels(loudest)
+        let reading = StrumJudge(tuning: tuning, settings: settings, system: pipeline.system).reading(from: measurement)
+        _ = settler.process(reading)
+        strum = reading
         return display != before
     }
 
@@ -281,6 +329,8 @@ public struct ScreenModel: Sendable {
         case settingsChanged(Settings)
         /// Only the view changed (a string locked, the strobe shown or hidden).
         case viewChanged
+        /// Strum mode was switched on (true) or off: the session's engine must follow.
+        case strumsChanged(Bool)
         /// Play this sound (key t).
         case play(ScreenSound)
         case ignored
@@ -300,6 +350,12 @@ public struct ScreenModel: Sendable {
         case .strobe:
             strobeOn.toggle()
             return .viewChanged
+        case .strums:
+            guard tuning != nil else { return .ignored }
+            readsStrums.toggle()
+            strum = nil
+            settler = StrumSettler(tolerance: Cents(3))
+            return .strumsChanged(readsStrums)
         case .history:
             historyOn.toggle()
             return .viewChanged

@@ -14,6 +14,12 @@ public enum ScreenRenderer {
     public static let keyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   s strobe   t tone   h graph"
     /// The key help with a tuning: the string keys too.
     public static let tuningKeyHelp = "q quit  +- tolerance  [] A4  s strobe  t tone  h graph  1-9 lock  0 auto"
+    /// Added to the key help with a tuning when the terminal is wide enough for it.
+    public static let strumKeyHint = "  p strums"
+    /// The key help in strum mode.
+    public static let strumKeyHelp = "q quit   + - tolerance   [ ] A4 ±1 Hz   p one string"
+    /// Cells of a string's needle in strum mode: ±50 ¢ in 2-cent steps would not fit; 25 cells, 4 ¢ each.
+    public static let strumNeedleWidth = 25
 
     /// The rows of the middle block, in order, and how many lines each takes.
     enum Part: Equatable {
@@ -73,6 +79,10 @@ public enum ScreenRenderer {
         let cols = size.columns
         canvas.put(pad(" " + statusLine(model, width: cols - 1), cols), row: 0, column: 0, style: .bar)
         canvas.put(pad(" " + bottomLine(model), cols), row: size.rows - 1, column: 0, style: .bar)
+        if model.readsStrums {
+            drawStrum(model, canvas: canvas, rows: size.rows - 2, cols: cols)
+            return
+        }
 
         let parts = parts(model, available: size.rows - 2)
         let height = parts.reduce(0) { $0 + $1.height }
@@ -89,6 +99,41 @@ public enum ScreenRenderer {
             case .graph(let rows): drawGraph(model, canvas: canvas, row: row, rows: rows, cols: cols)
             }
             row += part.height
+        }
+    }
+
+    /// Strum mode: a title, then one line per string — name, a small needle (±50 ¢, ┃ at 0), cents to
+    /// 0.1, ✓ in tune / ✗ not, "settled" once the string has settled in tune; "—" for a string not heard.
+    ///
+    ///      E2  ·········●··┃···········   -4.2 ¢  ✗
+    ///      A2  ············●···········   +0.3 ¢  ✓ settled
+    ///      D3  ·············┃···········      —
+    static func drawStrum(_ model: ScreenModel, canvas: ScreenCanvas, rows: Int, cols: Int) {
+        let lines = model.strumLines
+        let title = "Strum all strings"
+        let shown = min(lines.count, max(0, rows - 2))
+        var row = 1 + max(0, (rows - shown - 2) / 2)
+        canvas.put(title, row: row, column: max(0, (cols - title.count) / 2), style: .bold)
+        row += 2
+        let width = strumNeedleWidth
+        let lineWidth = 4 + width + 22
+        let left = max(0, (cols - lineWidth) / 2)
+        for line in lines.prefix(shown) {
+            var cells = Array(repeating: Character("·"), count: width)
+            cells[width / 2] = "┃"
+            var style: ScreenStyle = .dim
+            var tail = "     —"
+            if let tenths = line.centsTenths {
+                let cents = Double(tenths) / 10
+                let at = Int(((cents.clamped(to: -50...50) + 50) / 100 * Double(width - 1)).rounded())
+                cells[at] = "●"
+                tail = String(format: "%+7.1f ¢  ", cents == 0 ? 0 : cents) + (line.inTune ? "✓" : "✗")
+                    + (line.settledInTune ? " settled" : "")
+                style = line.inTune ? .good : .warn
+            }
+            canvas.put(line.label.padding(toLength: 4, withPad: " ", startingAt: 0), row: row, column: left, style: .bold)
+            canvas.put(String(cells) + "  " + tail, row: row, column: left + 4, style: style)
+            row += 1
         }
     }
 
@@ -124,7 +169,9 @@ public enum ScreenRenderer {
             return "♪ \(displayLabel(note.description)) — playing the reference tone; input ignored"
         }
         if let notice = model.notice { return notice }
-        return model.tuning == nil ? keyHelp : tuningKeyHelp
+        if model.readsStrums { return strumKeyHelp }
+        guard model.tuning != nil else { return keyHelp }
+        return model.size.columns > tuningKeyHelp.count + strumKeyHint.count + 1 ? tuningKeyHelp + strumKeyHint : tuningKeyHelp
     }
 
     /// "+3.2 ¢", "-7.3 ¢", "0.0 ¢".

@@ -69,6 +69,22 @@ public final class TerminalEvents: @unchecked Sendable {
         forwarder = Self.forwardReadings(of: session, into: continuation)
     }
 
+    /// Forwards the measurements of a switchable session: single-string ones as `.measurement`, strum
+    /// ones as `.strum`, then `.readingsEnded`.
+    public func forward(_ session: SwitchableSession) {
+        let continuation = self.continuation
+        forwarder = Task {
+            for await measurement in session.measurements {
+                switch measurement {
+                case .single(let m): continuation.yield(.measurement(m))
+                case .strum(let m): continuation.yield(.strum(m))
+                }
+            }
+            if Task.isCancelled { return }
+            continuation.yield(.readingsEnded(failure: session.failure.map { "\($0)" }))
+        }
+    }
+
     /// Forwards every measurement of `session` as `.measurement`, then `.readingsEnded` with the session's
     /// failure, if any. Cancelling the task ends the forwarding (and with it the session's stream).
     public static func forwardReadings(of session: TunerSession,

@@ -25,27 +25,51 @@ public enum TunerScreen {
                            sounds: (any ScreenSounds)? = nil, chime: Bool = false,
                            configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
+        try await run(label: session.sourceLabel, sampleRate: session.sampleRate, stop: { session.stop() },
+                      settings: settings, gate: gate, tuning: tuning, system: system, sounds: sounds, chime: chime,
+                      configFile: configFile, readsStrums: false, noColor: noColor,
+                      start: { events, _ in events.forward(session) })
+    }
+
+    /// As above for a session that runs either engine (the screen with a tuning): key p switches
+    /// `engineSwitch` and the screen between one string and every string of a strum; `--poly` starts
+    /// with every string.
+    public static func run(session: SwitchableSession, engineSwitch: EngineSwitch, settings: ScreenModel.Settings,
+                           gate: Decibels = Decibels(-60), tuning: Tuning, system: TargetSystem = .standard,
+                           sounds: (any ScreenSounds)? = nil, chime: Bool = false, configFile: String? = nil,
+                           noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
+        try await run(label: session.sourceLabel, sampleRate: session.sampleRate, stop: { session.stop() },
+                      settings: settings, gate: gate, tuning: tuning, system: system, sounds: sounds, chime: chime,
+                      configFile: configFile, readsStrums: engineSwitch.readsStrums, noColor: noColor, start: { events, loop in
+                          loop.onStrumsChanged = { engineSwitch.readsStrums = $0 }
+                          events.forward(session)
+                      })
+    }
+
+    private static func run(label: String, sampleRate: Double, stop: () -> Void, settings: ScreenModel.Settings,
+                            gate: Decibels, tuning: Tuning?, system: TargetSystem, sounds: (any ScreenSounds)?,
+                            chime: Bool, configFile: String?, readsStrums: Bool, noColor: Bool,
+                            start: (TerminalEvents, ScreenLoop) -> Void) async throws(ScreenError) -> ScreenOutcome {
         let events = TerminalEvents()
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal(noColor: noColor)
         } catch {
             events.cancel()
-            session.stop()
+            stop()
             throw error
         }
         terminal.resumeInput = { events.resumeInput() }
-        var model = ScreenModel(settings: settings, sourceLabel: session.sourceLabel,
-                                sampleRate: session.sampleRate, gate: gate, size: terminal.size,
-                                tuning: tuning, system: system)
+        var model = ScreenModel(settings: settings, sourceLabel: label, sampleRate: sampleRate, gate: gate,
+                                size: terminal.size, tuning: tuning, system: system, readsStrums: readsStrums)
         model.configFile = configFile
         let loop = ScreenLoop(model: model, canvas: terminal, input: terminal, sounds: sounds, chime: chime,
                               post: { events.post($0) })
-        events.forward(session)
+        start(events, loop)
         let outcome = await loop.run(events.stream)
         terminal.restore()
         events.cancel()
-        session.stop()
+        stop()
         return outcome
     }
 }

@@ -10,11 +10,14 @@ import TunerTestSupport
 @Suite struct BackPressureTests {
     /// Zeros without end (or up to `frames`), counting what was read; never blocks, like `--device null`.
     final class CountingSource: AudioSource, @unchecked Sendable {
-        let sampleRate = 8000.0
+        let sampleRate: Double
         let label = "counting"
         let limit: Int
         let read = Atomic<Int>(0)
-        init(frames: Int = .max) { limit = frames }
+        init(frames: Int = .max, sampleRate: Double = 8000) {
+            limit = frames
+            self.sampleRate = sampleRate
+        }
         func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
             let done = read.load(ordering: .relaxed)
             let n = min(buffer.count, limit - done)
@@ -94,6 +97,55 @@ import TunerTestSupport
         // The queue, plus the measurements of the block in progress when `stop` came (yielded while we drain).
         #expect(queued <= TunerSession.queueCapacity + 1024 / 80 + 1, "at most the queue's capacity waited")
         #expect(session.dropped >= produced - queued - 1024 / 80 - 1, "what was not delivered was counted")
+        #expect(session.dropped > 0)
+    }
+
+    // MARK: The strum engine goes through the same delivery (the session is one generic type)
+
+    /// Standard guitar tuning's targets, for `PolySession`.
+    static let guitar = [82.41, 110.0, 146.83, 196.0, 246.94, 329.63].map { Hertz($0) }
+
+    @Test func aStrumFileWaitsForItsConsumerAndNothingIsDropped() async throws {
+        let rate = 48_000.0, frames = 48_000 * 30, blockSize = 1 << 14
+        // What the strum engine makes of these frames, fed directly: every one must come through.
+        var direct = 0
+        let engine = try PolyEngine(sampleRate: rate, targets: Self.guitar) { _ in direct += 1 }
+        let zeros = [Float](repeating: 0, count: blockSize)
+        var fed = 0
+        while fed < frames {
+            let n = min(blockSize, frames - fed)
+            zeros.withUnsafeBufferPointer { engine.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            fed += n
+        }
+        let hop = engine.hopSize
+        #expect(direct > PolySession.queueCapacity, "more readings than the ring holds: \(direct)")
+
+        let source = CountingSource(frames: frames, sampleRate: rate)
+        let session = try PolySession(source: source, targets: Self.guitar, delivery: .everyReading,
+                                      blockSize: blockSize)
+        var iterator = session.measurements.makeAsyncIterator()
+        var consumed = 0
+        for _ in 0..<100 { if await iterator.next() != nil { consumed += 1 } }
+        let bound = (consumed + PolySession.queueCapacity) * hop + 2 * blockSize + 4 * hop
+        let read = try await Self.settled({ source.read.load(ordering: .relaxed) }, bound: bound)
+        #expect(read <= bound, "read \(read) frames with \(consumed) strum readings consumed (bound \(bound))")
+        #expect(read < frames, "the analysis waits for the consumer, it has not read the whole file")
+        while await iterator.next() != nil { consumed += 1 }
+        #expect(consumed == direct, "every strum reading arrives: none dropped")
+        #expect(session.dropped == 0)
+    }
+
+    @Test func aLiveStrumSourceKeepsABoundedQueueAndCountsWhatItDrops() async throws {
+        let hop = try PolyEngine(sampleRate: 48_000, targets: Self.guitar) { _ in }.hopSize
+        let source = CountingSource(sampleRate: 48_000)
+        let session = try PolySession(source: source, targets: Self.guitar,
+                                      delivery: .everyReadingDroppingWhenBehind)
+        while session.dropped == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        session.stop()
+        var queued = 0
+        for await _ in session.measurements { queued += 1 }
+        // The queue, plus the readings of the block in progress when `stop` came.
+        #expect(queued <= PolySession.queueCapacity + 1024 / hop + 1, "at most the queue's capacity waited")
         #expect(session.dropped > 0)
     }
 }

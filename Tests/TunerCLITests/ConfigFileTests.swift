@@ -73,6 +73,23 @@ import TunerTestSupport
         #expect(announced.stdout.hasPrefix("A2"), "the file's announce = true: \(announced.stdout.prefix(80))")
     }
 
+    /// `poly = true` is a standing preference (strum mode with the file's tuning), not a run's action:
+    /// it reads strums when nothing else is asked, and gives way to a one-note action on the command line
+    /// (`--expect`) instead of conflicting with it.
+    @Test func aFilesPolyReadsStrumsAndGivesWayToAOneNoteAction() throws {
+        let home = try Self.configHome("poly = true\ntuning = guitar\n")
+        let file = try Self.a2(in: home)
+        let environment = ["XDG_CONFIG_HOME": home.url.path]
+        let strums = try TunerBinary.run(["--file", file, "--output", "jsonl"], environment: environment)
+        #expect(strums.status == 0, "\(strums.stderr)")
+        #expect(strums.stdout.contains("\"strings\":["), "a strum per line: \(strums.stdout.prefix(120))")
+        let expect = try TunerBinary.run(["--file", file, "--expect", "A2"], environment: environment)
+        #expect(expect.status == 0, "--expect replaces the file's poly: \(expect.stderr)")
+        #expect(expect.stdout.contains("A2"))
+        let refused = try TunerBinary.run(["--file", file, "--expect", "A2", "--poly"], environment: environment)
+        #expect(refused.status == 64, "both on the command line still conflict: \(refused.stderr)")
+    }
+
     @Test func parsingKeepsSharpsQuotesAndSkipsComments() throws {
         let entries = try ConfigFile.parse("""
             # comment

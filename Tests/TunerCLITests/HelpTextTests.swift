@@ -17,7 +17,7 @@ import TunerTestSupport
            [--kbm <file>] [--transpose <key>] [--capo <fret>] [--names <scheme>]
            [--stretch <curve>] [--offsets <cents>] [--tone <note>]
            [--duration <seconds>] [--tone-timbre <timbre>]
-           [--playback-device <name>] [--chime] [--plot <file.svg>]
+           [--playback-device <name>] [--chime] [--plot <file.svg>] [--poly]
            [--config <path>] [--no-config] [--generate-manual]
            [--generate-completion-script <shell>]
 
@@ -117,6 +117,12 @@ import TunerTestSupport
                               (with --tuning, the target string) against time, with
                               the note names, the tolerance band and gaps where
                               there was no pitch.
+      --poly                  Strum all strings and read each one at once (needs
+                              --tuning): every string's cents from its own target,
+                              or not heard; jsonl and text give a line per reading,
+                              --announce a line per strum once its strings have
+                              settled; on the screen p switches between all strings
+                              and one.
       --config <path>         Read settings from this file instead of
                               $XDG_CONFIG_HOME/tuner/config (else
                               ~/.config/tuner/config): lines 'key = value' with the

@@ -1,0 +1,337 @@
+"""Benchmark category "strums" (issue 15): every string of a strum read at once (`tuner --poly`).
+
+Runs alone (`python3 Benchmarks/strums.py`) or from bench.py (`--strums`). Prints a markdown table of
+the issue's targets with PASS/FAIL, the tuning part and the holdout part apart.
+
+Corpus (built here, 48 kHz float WAV, 2.5 s each):
+  * synthetic: six plucked stiff strings of standard tuning (partials k ≤ 30 at k·f0·sqrt(1+B k²),
+    B ∈ [5e-5, 2e-4], amplitude sin(kπp)/k² for a pluck at p ∈ [0.1, 0.3] of the string, partials
+    decaying at 0.5 + 0.12 k per second), each detuned independently by U(−30, +30) ¢, struck 0–40 ms
+    apart (a down-strum: string order, random gaps), levels ±3 dB, white noise at 40 and 20 dB SNR
+    (relative to the strum's RMS over its first second);
+  * muted: the same with one or two random strings left out (40 dB SNR);
+  * soundfont: each string rendered alone by FluidSynth (FluidR3 GM, steel and nylon guitar), detuned
+    by exact band-limited resampling, summed with the strum's offsets. Truth per string: the
+    single-string tuner's median reading of that string's undetuned render, times the realised detune.
+Seeds 0–19 are the tuning part (may be looked at while working on the analyser); seeds 100–119 and
+all soundfont strums are the holdout, only ever scored.
+
+Metrics per string over the steady part (from 0.6 s after the first string is struck to the end):
+median and p95 absolute error in cents (all string-hops pooled); out-of-tolerance identification
+(each sounding string's median steady reading judged against ±3 ¢, compared with the truth's
+judgement; strings whose truth is within 0.25 ¢ of the ±3 ¢ edge are left out as undecidable);
+how often a muted string is reported (hops from the strum on); time from the strum until every
+sounding string reads within ±1 ¢ of its final value (median of its last 0.5 s) for 0.1 s in a row —
+and, reported beside it, until they all stay within it to the end (a hop where a string is not heard
+has no reading and does not count against it); CPU seconds of the
+`tuner` process per audio second (user + system, whole process, file decode included).
+"""
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+FS = 48000
+SECONDS = 2.5
+TARGETS_MIDI = [40, 45, 50, 55, 59, 64]  # E2 A2 D3 G3 B3 E4
+TARGETS = [440.0 * 2 ** ((m - 69) / 12) for m in TARGETS_MIDI]
+TUNING_SEEDS = range(0, 20)
+HOLDOUT_SEEDS = range(100, 120)
+STEADY_AFTER = 0.6
+TOLERANCE = 3.0
+SETTLE_CENTS = 1.0
+HOLD_HOPS = 10  # 0.1 s
+PROGRAMS = [(25, "steel guitar"), (24, "nylon guitar")]
+SOUNDFONT_STRUMS_PER_PROGRAM = 5
+
+TARGETS_TABLE = {
+    "synthetic 40 dB median": 0.5, "synthetic 40 dB p95": 2.0,
+    "soundfont median": 1.0, "soundfont p95": 3.0,
+    "out-of-tolerance identified": 98.0, "muted string reported": 1.0,
+    "strum to ±1 ¢ of final (median)": 0.4, "CPU per audio second": 5.0,
+}
+
+
+def write_wav(path, x):
+    from scipy.io import wavfile
+    wavfile.write(path, FS, np.asarray(x, dtype=np.float32))
+
+
+def pluck(f1, B, p, seconds, rng):
+    n = int(seconds * FS)
+    t = np.arange(n) / FS
+    x = np.zeros(n)
+    f0 = f1 / math.sqrt(1 + B)
+    for k in range(1, 31):
+        fk = k * f0 * math.sqrt(1 + B * k * k)
+        if fk > 0.45 * FS:
+            break
+        a = math.sin(k * math.pi * p) / (k * k)
+        x += a * np.exp(-(0.5 + 0.12 * k) * t) * np.sin(2 * math.pi * fk * t + rng.uniform(0, 2 * math.pi))
+    attack = int(0.002 * FS)
+    x[:attack] *= np.linspace(0, 1, attack)
+    return x / np.max(np.abs(x))
+
+
+def offsets(rng):
+    gaps = rng.uniform(0, 1, 5)
+    total = rng.uniform(0, 0.040)
+    starts = np.concatenate([[0], np.cumsum(gaps)])
+    return 0.05 + (starts / starts[-1] * total if starts[-1] > 0 else starts)
+
+
+def add_noise(x, snr, rng, first):
+    rms = math.sqrt(np.mean(x[first:first + FS] ** 2))
+    return x + rng.normal(0, rms / 10 ** (snr / 20), len(x))
+
+
+def synthetic(seed, snr, muted=0):
+    rng = np.random.default_rng(seed * 7919 + (1 if muted else 0))
+    cents = rng.uniform(-30, 30, 6)
+    silent = set(rng.choice(6, muted, replace=False).tolist()) if muted else set()
+    starts = offsets(rng)
+    n = int(SECONDS * FS)
+    x = np.zeros(n)
+    truth = []
+    for i in range(6):
+        f = TARGETS[i] * 2 ** (cents[i] / 1200)
+        if i in silent:
+            truth.append(None)
+            continue
+        s = pluck(f, rng.uniform(5e-5, 2e-4), rng.uniform(0.1, 0.3), SECONDS, rng)
+        s *= 0.08 * 10 ** (rng.uniform(-3, 3) / 20)
+        a = int(starts[i] * FS)
+        x[a:] += s[:n - a]
+        truth.append(f)
+    x = add_noise(x, snr, rng, int(starts[0] * FS))
+    return x, truth, float(starts[0])
+
+
+def soundfont_strings(tmp):
+    """Each program's six strings rendered alone, 2.6 s, and their reference frequencies."""
+    import corpus
+    out = {}
+    for program, _ in PROGRAMS:
+        renders = []
+        for m in TARGETS_MIDI:
+            audio = corpus.render(program, [m], os.path.join(tmp))
+            x = audio[: int(SECONDS * FS * 1.1)]
+            if corpus.RENDER_RATE != FS:
+                import scipy.signal as sps
+                x = sps.resample(x, int(len(x) * FS / corpus.RENDER_RATE))
+            x = np.pad(x, (0, max(0, int(SECONDS * FS * 1.1) - len(x))))
+            renders.append(x / max(1e-9, np.max(np.abs(x))))
+        out[program] = renders
+    return out
+
+
+def reference(binary, x, tmp, name):
+    """The single-string tuner's median steady reading of one string's render (Hz)."""
+    path = os.path.join(tmp, name)
+    write_wav(path, x * 0.3)
+    lines = subprocess.run([binary, "--file", path, "--output", "jsonl"], check=True, capture_output=True,
+                           text=True).stdout.splitlines()
+    f = [json.loads(l)["frequency"] for l in lines]
+    f = [v for v, l in zip(f, lines) if v is not None and 0.5 <= json.loads(l)["time"] <= SECONDS - 0.2]
+    return float(np.median(f))
+
+
+def soundfont(seed, renders, refs):
+    import corpus
+    rng = np.random.default_rng(seed * 31 + 5)
+    program = PROGRAMS[seed % len(PROGRAMS)][0]
+    cents = rng.uniform(-30, 30, 6)
+    starts = offsets(rng)
+    n = int(SECONDS * FS)
+    x = np.zeros(n)
+    truth = []
+    for i in range(6):
+        y, realised, _ = corpus.detune_exact(renders[program][i], cents[i])
+        y = y * 0.08 * 10 ** (rng.uniform(-3, 3) / 20)
+        a = int(starts[i] * FS)
+        m = min(n - a, len(y))
+        x[a:a + m] += y[:m]
+        truth.append(refs[program][i] * 2 ** (realised / 1200))
+    x = add_noise(x, 60, rng, int(starts[0] * FS))
+    return x, truth, float(starts[0])
+
+
+def run(binary, path):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.time()
+    out = subprocess.run([binary, "--file", path, "--poly", "--tuning", "guitar", "--output", "jsonl"],
+                         check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return [json.loads(l) for l in out.splitlines()], cpu, time.time() - started
+
+
+def score(hops, truth, strum):
+    errors, muted_total, muted_reported = [], 0, 0
+    finals, settle = [], None
+    times = np.array([h["time"] for h in hops])
+    cents = np.full((len(hops), 6), np.nan)
+    for j, h in enumerate(hops):
+        for i, s in enumerate(h["strings"]):
+            if truth[i] is None:
+                if h["time"] >= strum:
+                    muted_total += 1
+                    muted_reported += s is not None
+            elif s is not None:
+                cents[j, i] = 1200 * math.log2(s["frequency"] / truth[i])
+    steady = times >= strum + STEADY_AFTER
+    sounding = [i for i in range(6) if truth[i] is not None]
+    for i in sounding:
+        c = cents[steady, i]
+        errors.extend(np.abs(c[~np.isnan(c)]).tolist())
+        errors.extend([math.inf] * int(np.isnan(c).sum()))  # a sounding string not heard: a miss
+    # Final value: the median of the last 0.5 s; settled from the first hop after which every
+    # sounding string stays within ±1 ¢ of it.
+    last = times >= times[-1] - 0.5
+    ok = np.ones(len(hops), dtype=bool)
+    for i in sounding:
+        final = np.nanmedian(cents[last, i]) if np.any(~np.isnan(cents[last, i])) else np.nan
+        finals.append((i, final))
+        ok &= np.isnan(cents[:, i]) | (np.abs(cents[:, i] - final) <= SETTLE_CENTS)  # not heard: no reading
+    ok &= times >= strum + 0.05  # hops before the strum (and its first 50 ms, all silent) do not count
+    bad = np.where(~ok)[0]
+    first_good = bad[-1] + 1 if len(bad) else 0
+    stays = times[first_good] - strum if first_good < len(hops) else math.inf
+    # The target's reading: the first hop from which every sounding string reads within ±1 ¢ of its
+    # final value for HOLD_HOPS hops in a row (so one lucky hop does not count).
+    run, settle = 0, math.inf
+    for j in range(len(hops)):
+        run = run + 1 if ok[j] else 0
+        if run == HOLD_HOPS:
+            settle = times[j - HOLD_HOPS + 1] - strum
+            break
+    # Out of tolerance: the steady median reading against the target, vs the truth against it.
+    judged = []
+    for i in sounding:
+        c = cents[steady, i]
+        if np.all(np.isnan(c)):
+            judged.append(False)
+            continue
+        reading = float(np.nanmedian(c)) + 1200 * math.log2(truth[i] / TARGETS[i])
+        true = 1200 * math.log2(truth[i] / TARGETS[i])
+        if abs(abs(true) - TOLERANCE) < 0.25:
+            continue
+        judged.append((abs(reading) > TOLERANCE) == (abs(true) > TOLERANCE))
+    return errors, muted_total, muted_reported, (settle, stays), judged
+
+
+def summarise(results):
+    errors = np.array([e for r in results for e in r["errors"]])
+    finite = errors[np.isfinite(errors)]
+    missed = float(np.mean(~np.isfinite(errors))) * 100 if len(errors) else 0
+    med = float(np.median(errors)) if len(errors) else math.nan
+    p95 = float(np.percentile(errors, 95, method="higher")) if len(errors) else math.nan
+    muted_total = sum(r["muted_total"] for r in results)
+    muted = 100.0 * sum(r["muted_reported"] for r in results) / muted_total if muted_total else None
+    judged = [j for r in results for j in r["judged"]]
+    ident = 100.0 * sum(judged) / len(judged) if judged else None
+    settles = [r["settle"][0] for r in results]
+    stays = [r["settle"][1] for r in results]
+    cpu = sum(r["cpu"] for r in results) / (len(results) * SECONDS) * 100
+    return {"median": med, "p95": p95, "missed": missed, "muted": muted, "ident": ident,
+            "settle": float(np.median(settles)) if settles else math.nan,
+            "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
+            "worst": float(np.max(finite)) if len(finite) else math.nan}
+
+
+def mark(value, target, lower_is_better=True):
+    if not isinstance(target, (int, float)):
+        return ""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    ok = value <= target if lower_is_better else value >= target
+    return "PASS" if ok else "FAIL"
+
+
+def table(parts):
+    lines = ["| part | strums | metric | value | target | |", "|---|---|---|---|---|---|"]
+    for name, s in parts:
+        def row(metric, value, target, fmt, lower=True):
+            shown = "—" if value is None or (isinstance(value, float) and math.isnan(value)) else fmt.format(value)
+            lines.append(f"| {name} | {s['n']} | {metric} | {shown} | {target} | {mark(value, target, lower)} |")
+        if name.startswith("synthetic 40") or name.startswith("soundfont"):
+            key = "synthetic 40 dB" if name.startswith("synthetic 40") else "soundfont"
+            row("per-string median abs error (¢)", s["median"], TARGETS_TABLE[key + " median"], "{:.3f}")
+            row("per-string p95 abs error (¢)", s["p95"], TARGETS_TABLE[key + " p95"], "{:.3f}")
+        else:
+            row("per-string median abs error (¢)", s["median"], "report", "{:.3f}")
+            row("per-string p95 abs error (¢)", s["p95"], "report", "{:.3f}")
+        row("sounding string-hops not heard (%)", s["missed"], "report", "{:.2f}")
+        if s["ident"] is not None:
+            row("out-of-tolerance identified (%)", s["ident"], 98.0, "{:.1f}", lower=False)
+        if s["muted"] is not None:
+            row("muted string reported (% of hops)", s["muted"], 1.0, "{:.2f}")
+        row("strum to ±1 ¢ of final (held 0.1 s), median (s)", s["settle"], 0.4, "{:.3f}")
+        row("strum to ±1 ¢ of final to the end, median (s)", s["stays"], "report", "{:.3f}")
+        row("CPU per audio second (% of one core)", s["cpu"], 5.0, "{:.2f}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ours", default=os.path.join(HERE, "..", ".build", "release", "tuner"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-soundfont", action="store_true", help="skip the FluidSynth strums")
+    ap.add_argument("--holdout", action="store_true", help="score the holdout seeds too (default: yes)",
+                    default=True)
+    args = ap.parse_args(argv)
+    binary = os.path.abspath(args.ours)
+    if not os.path.exists(binary):
+        sys.exit(f"strums.py: no tuner binary at {binary} (swift build -c release --product tuner)")
+    tmp = tempfile.mkdtemp(prefix="strums-")
+    jobs = []  # (part, name, x, truth, strum)
+    for part, seeds in (("tuning", TUNING_SEEDS), ("holdout", HOLDOUT_SEEDS)):
+        for seed in seeds:
+            for snr in (40, 20):
+                x, truth, strum = synthetic(seed, snr)
+                jobs.append((f"synthetic {snr} dB, {part}", f"s{seed}_{snr}.wav", x, truth, strum))
+            x, truth, strum = synthetic(seed, 40, muted=1 + seed % 2)
+            jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum))
+    if not args.no_soundfont:
+        renders = soundfont_strings(tmp)
+        refs = {p: [reference(binary, renders[p][i], tmp, f"ref{p}_{i}.wav") for i in range(6)] for p in renders}
+        for seed in range(len(PROGRAMS) * SOUNDFONT_STRUMS_PER_PROGRAM):
+            x, truth, strum = soundfont(seed, renders, refs)
+            jobs.append(("soundfont (FluidR3), holdout", f"f{seed}.wav", x, truth, strum))
+    for _, name, x, _, _ in jobs:
+        write_wav(os.path.join(tmp, name), x)
+
+    def one(job):
+        part, name, _, truth, strum = job
+        hops, cpu, _ = run(binary, os.path.join(tmp, name))
+        errors, muted_total, muted_reported, settle, judged = score(hops, truth, strum)
+        return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
+                      "settle": settle, "judged": judged, "cpu": cpu}
+
+    by_part = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for part, r in pool.map(one, jobs):
+            by_part.setdefault(part, []).append(r)
+    order = sorted(by_part, key=lambda p: (p.startswith("soundfont"), "holdout" in p, p))
+    print("### Strums (`tuner --poly`, issue 15)\n")
+    print(table([(p, summarise(by_part[p])) for p in order]))
+    print(f"\nCorpus: {len(jobs)} strums of {SECONDS} s at {FS} Hz; seeds {TUNING_SEEDS.start}–"
+          f"{TUNING_SEEDS.stop - 1} tuning part, {HOLDOUT_SEEDS.start}–{HOLDOUT_SEEDS.stop - 1} and the "
+          "soundfont strums holdout. Errors are pooled over string-hops of the steady part; a sounding "
+          "string not heard counts as an infinite error (so it lands in the p95).")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+// PolyAnalyser.hpp — polyphonic strum analysis: every string of a tuning read at once, each near its
+// own target. A unit beside the monophonic PitchEngine, sharing its DSP units (Ring, RealFft,
+// WindowCache and the phase vocoder through SpectralFrames, the stiff-string fit of PartialFit).
+//
+// Method: the strings are known in advance, so no polyphonic pitch detection is needed — only
+// attribution of the spectrum's partials to strings. One Blackman–Harris frame pair per hop (phase
+// vocoder: Flanagan & Golden 1966; Puckette & Brown 1998); per string, a harmonic sum within ±searchCents
+// of its target (±1 semitone plus margin: octave errors are outside it), its partials taken by their
+// phase advance, partials shared with another string's series given to the string whose spectral
+// envelope cannot explain them (Klapuri 2003, spectral smoothness: StringPartials.hpp), and Fletcher's
+// stiff-string series fitted to each string's own partials.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "../include/ctuner.h"
+#include "Ring.hpp"
+#include "SpectralPeaks.hpp"
+#include "StringPartials.hpp"
+
+namespace ctuner {
+
+/// At most this many strings (a 12-string guitar).
+constexpr std::size_t kMaxPolyStrings = 12;
+
+class PolyAnalyser {
+public:
+    /// Makes every buffer and FFTW plan. Throws std::invalid_argument (naming the limit) for an
+    /// out-of-range configuration, no or too many strings, a target outside the configured frequency
+    /// range, or two targets closer than kMinTargetSpacingCents.
+    PolyAnalyser(const ct_config &config, const double *targets, std::size_t count);
+    ~PolyAnalyser();
+    PolyAnalyser(const PolyAnalyser &) = delete;
+    PolyAnalyser &operator=(const PolyAnalyser &) = delete;
+
+    /// Fired synchronously from process(), once per completed hop, with one reading per string (in the
+    /// order of the targets). The array lives until the next hop.
+    std::function<void(double time, const ct_poly_string *strings, std::size_t count)> onHop;
+
+    /// Feeds `count` mono samples. Allocates nothing, locks nothing.
+    void process(const float *samples, std::size_t count);
+    /// Forgets all input and readings (time restarts at 0).
+    void reset();
+
+    std::size_t hopSize() const { return hop_; }
+    std::size_t windowSize() const { return frame_ + advance_; }
+
+private:
+    void analyse();
+
+    double fs_, gateDb_;
+    std::vector<StringPartials> strings_;  // first: made (and the configuration checked) before any buffer
+    std::size_t hop_, frame_, advance_, levelWindow_;
+    Ring history_;
+    SpectralFrames frames_;
+    std::vector<ct_poly_string> readings_;
+    std::size_t consumed_ = 0, sinceHop_ = 0;
+};
+
+} // namespace ctuner

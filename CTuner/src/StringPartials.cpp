@@ -1,0 +1,192 @@
+// StringPartials.cpp — see StringPartials.hpp.
+#include "StringPartials.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ctuner {
+namespace {
+/// The harmonic sum that finds a string without a reading of the hop before adds partials 1…8 on a
+/// grid of candidates 2 cents apart: the phase-vocoder search that follows takes partial 1 within
+/// kFirstRadius, far wider than the grid's step.
+constexpr int kCoarsePartials = 8;
+constexpr double kCoarseStepCents = 2.0;
+/// Where partial k is taken: within 2 % of where the coarse sum puts the first one found (the sum's
+/// ±1-bin magnitudes place a low string within ~10 cents), within 1 % while fewer than three are
+/// fitted (inharmonicity still unknown: a guitar E2's B ≈ 1e-4 moves partial 16 by 1.3 %), then
+/// within 0.3 %. The peak is looked for over at least kMinRadiusBins FFT bins (its own lobe), but a
+/// peak farther than the tolerance is another string's partial (B3 +29 ¢ is 2.8 % above a flat E2's
+/// 3rd, 7 Hz: inside 3 bins) and is not taken.
+constexpr double kFirstTolerance = 0.02, kFewTolerance = 0.01, kFittedTolerance = 0.003;
+constexpr double kMinRadiusBins = 3.0;
+/// A claimed partial is the string's own when its magnitude is this many times (9.5 dB) what each
+/// claimant's envelope predicts there: the claimant's neighbouring partials cannot explain it. Below
+/// it the peak is left to the claimant (a plucked string's spectrum has comb notches, so a partial
+/// can sit 2–3× above its neighbours' mean without another string; measured on the unit tests'
+/// plucked spectra, PolyTests: aMutedHighEIsNotHeardFromTheLowEsPartials).
+constexpr double kOwnOverEnvelope = 2.0;
+/// A shared partial the string keeps weighs less the more of the claimant's energy may be in it:
+/// its fit weight is multiplied by 1 / (1 + (r / kContamination)²), r = claimant's envelope / its
+/// magnitude — a partial with 5 % of another string's magnitude in it counts half (E4's 1st under a
+/// flat E2's 4th read 1.4 ¢ off when it counted fully; PolyTests: coincidentPartialsDoNotDragEitherString).
+constexpr double kContamination = 0.05;
+/// The largest inharmonicity a string of a strum is fitted with: guitar and bass strings stay under
+/// ~3e-4 (Fletcher & Rossing, "The Physics of Musical Instruments", §2.18: a guitar's wound E2 ≈ 1e-4).
+/// A fit beyond it is another string's partial taken for one of this string's: B inflated to 7e-4 by a
+/// B3 on E2's 3rd moved E2's predicted 12th partial 70 ¢ onto A2's 9th (PolyCLITests, 1.1 ¢ off).
+constexpr double kMaxStringInharmonicity = 5e-4;
+/// A string is heard when at least this many of its partials are its own …
+constexpr std::size_t kMinOwnPartials = 2;
+/// … and one of them is partial 1 or 2: a string that is not sounding can still find peaks on its
+/// series where another string's partials are (a muted E2's 4th, 8th, 12th are a sounding E4's 1st,
+/// 2nd, 3rd), but not at its own fundamental and octave.
+constexpr int kLowestOwnPartial = 2;
+} // namespace
+
+/// fitPartials, with B no larger than kMaxStringInharmonicity (f1 then fitted again for it).
+static StiffString stringFit(const Partial *partials, std::size_t count, StiffString start) {
+    StiffString fit = fitPartials(partials, count, start);
+    if (fit.B > kMaxStringInharmonicity) fit = {firstPartialFor(partials, count, kMaxStringInharmonicity, fit.f1), kMaxStringInharmonicity};
+    return fit;
+}
+
+StringPartials::StringPartials(double target, double searchCents)
+    : target_(target), low_(target * std::exp2(-searchCents / 1200.0)), high_(target * std::exp2(searchCents / 1200.0)) {}
+
+/// The largest magnitude within ±1 bin of `frequency` (0 outside the analysed range).
+static double magnitudeNear(const SharedSpectrum &s, double frequency) {
+    const std::vector<float> &m = s.frames->magnitudes();
+    const long bins = long(s.fft->size / 2 + 1);
+    const long centre = long(std::lround(frequency / s.binHz));
+    if (centre < 2 || centre > bins - 3) return 0;
+    return std::max({m[centre - 1], m[centre], m[centre + 1]});
+}
+
+double StringPartials::coarse(const SharedSpectrum &s) const {
+    double best = 0, bestScore = -1;
+    const double step = std::exp2(kCoarseStepCents / 1200.0);
+    for (double f = low_; f <= high_; f *= step) {
+        double score = 0;
+        for (int k = 1; k <= kCoarsePartials && k * f < s.limitHz; ++k) score += magnitudeNear(s, k * f);
+        if (score > bestScore) {
+            bestScore = score;
+            best = f;
+        }
+    }
+    return best;
+}
+
+void StringPartials::search(const SharedSpectrum &s) {
+    const bool resume = previous_.f1 > 0 && inRange(previous_.f1);
+    searchFrom(s, resume ? previous_ : StiffString{coarse(s), 0});
+}
+
+void StringPartials::searchAgain(const SharedSpectrum &s) {
+    if (heard_) searchFrom(s, fit_);
+}
+
+void StringPartials::searchFrom(const SharedSpectrum &s, StiffString fit) {
+    foundCount_ = 0;
+    heard_ = false;
+    ownEnergy_ = clarity_ = 0;
+    std::size_t fitted = 0;
+    for (int k = 1; k <= kStringPartials; ++k) {
+        const double predicted = seriesAt(k, fit);
+        if (predicted > s.limitHz) break;
+        const double tolerance =
+            predicted * (fitted == 0 ? kFirstTolerance : fitted < 3 ? kFewTolerance : kFittedTolerance);
+        const double radius = std::max(kMinRadiusBins * s.binHz, tolerance);
+        const Candidate c = s.frames->localPeakNear(*s.fft, s.D, predicted, radius, s.binHz, s.floor, s.strongest);
+        if (c.bin < 0 || std::abs(c.frequency - predicted) > tolerance) continue;
+        found_[foundCount_++] = {k, c.frequency, c.magnitude, false, false};
+        fitting_[fitted++] = {k, c.frequency, c.magnitude};
+        fit = stringFit(fitting_.data(), fitted, fit);
+    }
+    fit_ = foundCount_ > 0 && inRange(fit.f1) ? fit : StiffString{0, 0};
+    if (fit_.f1 == 0) foundCount_ = 0;
+}
+
+int StringPartials::partialNear(double frequency, double collisionHz) const {
+    if (fit_.f1 <= 0) return 0;
+    const int k = int(std::lround(frequency / fit_.f1 / stiffness(frequency / fit_.f1, fit_.B)));
+    if (k < 1) return 0;
+    return std::abs(seriesAt(k, fit_) - frequency) < collisionHz ? k : 0;
+}
+
+void StringPartials::markClaims(const StringPartials *strings, std::size_t count, double collisionHz) {
+    for (std::size_t i = 0; i < foundCount_; ++i) {
+        FoundPartial &p = found_[i];
+        p.claimed = false;
+        for (std::size_t t = 0; t < count && !p.claimed; ++t)
+            p.claimed = &strings[t] != this && strings[t].grounded() && strings[t].partialNear(p.frequency, collisionHz) > 0;
+    }
+}
+
+double StringPartials::envelopeAt(int k) const {
+    // Each neighbour n predicts magnitude(n)·(n/k)² at k: a plucked string's spectrum falls as 1/k²
+    // (a pluck's triangle; Fletcher & Rossing, "The Physics of Musical Instruments", §2.6). The raw mean of
+    // the neighbours, on Synth.Pluck's 1/k spectrum, overestimated E2's 3rd 2×, and a B3 on it
+    // lost its fundamental (PolyCLITests: allSixStringsEachReadFromTheirOwnTarget).
+    auto predicted = [k](const FoundPartial &p) { return p.magnitude * double(p.k * p.k) / double(k * k); };
+    for (int d = 1; d <= 2; ++d) {
+        double sum = 0;
+        int n = 0;
+        for (std::size_t i = 0; i < foundCount_; ++i) {
+            const FoundPartial &p = found_[i];
+            if (!p.claimed && (p.k == k - d || p.k == k + d)) {
+                sum += predicted(p);
+                ++n;
+            }
+        }
+        if (n > 0) return sum / n;
+    }
+    // No clean neighbour: the nearest partial found, claimed or not (a 1st partial has no neighbour
+    // below; without this a string whose 2nd partial another string claims could not explain its own
+    // fundamental, and a muted string took it: PolyTests, aMutedLowEIsNotHeardThoughItsFourthPartialSounds).
+    const FoundPartial *nearest = nullptr;
+    for (std::size_t i = 0; i < foundCount_; ++i)
+        if (found_[i].k != k && (!nearest || std::abs(found_[i].k - k) < std::abs(nearest->k - k))) nearest = &found_[i];
+    return nearest ? predicted(*nearest) : 0;
+}
+
+void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {
+    std::size_t own = 0;
+    int lowest = kStringPartials + 1;
+    double all = 0;
+    ownEnergy_ = 0;
+    for (std::size_t i = 0; i < foundCount_; ++i) {
+        FoundPartial &p = found_[i];
+        p.own = true;
+        double contamination = 0;  // the largest claimant envelope / magnitude
+        for (std::size_t t = 0; t < count && p.claimed && p.own; ++t) {
+            if (&strings[t] == this || !strings[t].grounded()) continue;
+            const int j = strings[t].partialNear(p.frequency, collisionHz);
+            if (j == 0) continue;
+            const double envelope = strings[t].envelopeAt(j);
+            p.own = p.magnitude > kOwnOverEnvelope * envelope;
+            contamination = std::max(contamination, envelope / p.magnitude);
+        }
+        const double energy = p.magnitude * p.magnitude;
+        all += energy;
+        if (!p.own) continue;
+        const double r = contamination / kContamination;
+        fitting_[own++] = {p.k, p.frequency, p.magnitude / std::sqrt(1 + r * r)};  // weight ∝ magnitude²
+        ownEnergy_ += energy;
+        lowest = std::min(lowest, p.k);
+    }
+    clarity_ = all > 0 ? ownEnergy_ / all : 0;
+    heard_ = own >= kMinOwnPartials && lowest <= kLowestOwnPartial;
+    if (heard_) {
+        // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone
+        // 1st partial as it is, however shared).
+        const StiffString fit = own >= 3 ? stringFit(fitting_.data(), own, fit_)
+                                         : StiffString{firstPartialFor(fitting_.data(), own, ownB_, fit_.f1), ownB_};
+        heard_ = inRange(fit.f1);
+        if (heard_) fit_ = fit;
+        if (heard_ && own >= 3) ownB_ = fit.B;
+    }
+    previous_ = heard_ ? fit_ : StiffString{0, 0};
+    if (!heard_) ownB_ = 0;
+}
+
+} // namespace ctuner

@@ -1,0 +1,107 @@
+// StringPartials.hpp — one string of a strum, searched near its target: its partials in a shared
+// spectrum, which of them are its own when another string's series lands on them, and its stiff-string
+// fit on those. The polyphonic analyser (PolyAnalyser) runs one per string.
+//
+// Method: A. Klapuri, "Multiple fundamental frequency estimation based on harmonicity and spectral
+// smoothness", IEEE Trans. Speech Audio Process. 11(6), 2003 — a partial that two sources' series share
+// belongs to the one whose own spectral envelope cannot explain its magnitude (the envelope is
+// interpolated from that source's neighbouring partials). The partials are measured by the phase vocoder
+// (SpectralPeaks) and fitted to Fletcher's stiff-string series (PartialFit), as in the monophonic engine.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "PartialFit.hpp"
+#include "SpectralPeaks.hpp"
+
+namespace ctuner {
+
+/// Partials 1…16 of a string are looked for (a guitar's low E has 16 below 1.4 kHz; the higher ones
+/// add little weight to the fit and more collisions with other strings).
+constexpr int kStringPartials = 16;
+
+/// One spectrum shared by every string's search: a frame pair, its FFT and what describes it.
+struct SharedSpectrum {
+    SpectralFrames *frames;
+    const RealFFT *fft;
+    std::size_t D;       // samples between the frame pair (the phase vocoder's advance)
+    double binHz;        // fs / FFT size
+    double collisionHz;  // two partials closer than this cannot be told apart (see PolyAnalyser.cpp)
+    double floor;        // the noise floor (median magnitude)
+    double strongest;    // the strongest magnitude analysed
+    double limitHz;      // no partial is looked for above this
+};
+
+/// A partial found for a string: its number, phase-vocoder frequency, magnitude, and whether the
+/// string may use it (its own, or shared but mostly its own by spectral smoothness).
+struct FoundPartial {
+    int k = 0;
+    double frequency = 0;
+    double magnitude = 0;
+    bool claimed = false;  // another string's series puts a partial within collisionHz of it
+    bool own = false;
+};
+
+class StringPartials {
+public:
+    /// A string whose target fundamental is `target` Hz, searched within ±searchCents of it.
+    StringPartials(double target, double searchCents);
+
+    /// Looks for the string's partials, starting from its reading of the hop before when it had one,
+    /// else from the best harmonic sum within the search range; fits them all (none is excluded yet).
+    void search(const SharedSpectrum &s);
+    /// When resolve() heard the string: its partials looked for again where the fit of its own ones
+    /// puts them (a shared 1st partial that misled the first search's inharmonicity hid the higher
+    /// ones); else nothing changes.
+    void searchAgain(const SharedSpectrum &s);
+    /// Marks each found partial that another string's series also puts there (within collisionHz) as
+    /// claimed. `strings` are all the strings of the strum (this one is skipped; so are those not
+    /// grounded()).
+    void markClaims(const StringPartials *strings, std::size_t count, double collisionHz);
+    /// Decides which found partials are the string's own — unclaimed ones, and claimed ones the
+    /// claimant's envelope cannot explain — fits those, and decides whether the string is heard.
+    void resolve(const StringPartials *strings, std::size_t count, double collisionHz);
+    /// The magnitude this string's own spectral envelope predicts at its partial k, from its found
+    /// partials k±1 (else k±2) that no other string claims, each on a plucked string's 1/k² slope;
+    /// without any, from the nearest partial found; 0 when there is none.
+    double envelopeAt(int k) const;
+    /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
+    int partialNear(double frequency, double collisionHz) const;
+    /// Forgets the reading the next search would start from.
+    void forget() {
+        previous_ = {0, 0};
+        ownB_ = 0;
+    }
+
+    /// Whether the search found the string's 1st or 2nd partial: only then may its series claim other
+    /// strings' peaks (a muted E2 finds peaks at its 4th, 8th, 12th partials — a sounding E4's — and
+    /// would otherwise take E4's partials from it).
+    bool grounded() const { return foundCount_ > 0 && found_[0].k <= 2; }
+    bool heard() const { return heard_; }
+    double frequency() const { return fit_.f1; }
+    double inharmonicity() const { return fit_.B; }
+    /// The string's own partials' summed magnitude² (its level), and their share of all its found ones.
+    double ownEnergy() const { return ownEnergy_; }
+    double clarity() const { return clarity_; }
+    double target() const { return target_; }
+    const FoundPartial *partials() const { return found_.data(); }
+    std::size_t partialCount() const { return foundCount_; }
+
+private:
+    double coarse(const SharedSpectrum &s) const;
+    void searchFrom(const SharedSpectrum &s, StiffString start);
+    bool inRange(double f) const { return f >= low_ && f <= high_; }
+
+    double target_, low_, high_;
+    std::array<FoundPartial, kStringPartials> found_{};
+    std::size_t foundCount_ = 0;
+    std::array<Partial, kStringPartials> fitting_{};  // the partials handed to fitPartials
+    StiffString fit_{0, 0};       // from all found partials (search) and then from the own ones (resolve)
+    StiffString previous_{0, 0};  // the reading of the hop before, when heard
+    double ownB_ = 0;  // B of the last fit of three or more own partials (for fits of fewer), 0 once not heard
+    bool heard_ = false;
+    double ownEnergy_ = 0, clarity_ = 0;
+};
+
+} // namespace ctuner

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import TunerTestSupport
+import TunerAudio
+import TunerBridge
+import TunerMusic
+@testable import TunerCLI
+
+/// `--poly`: synthetic strums (Synth.Pluck per string, struck a few ms apart) through the CLI's JSON
+/// Lines, text and announcements, as a user runs them.
+@Suite struct PolyCLITests {
+    static let rate = 48_000
+    static let guitar = try! Tuning.resolve("guitar")
+
+    /// Each string of standard tuning detuned by `cents[i]` (nil: muted), struck `gap` s after the one
+    /// before, summed, written as a float WAV.
+    static func strumFile(_ dir: TemporaryDirectory, _ name: String, _ cents: [Double?], gap: Double = 0.01,
+                          seconds: Double = 2.0) throws -> String {
+        let n = Int(seconds * Double(rate))
+        var mix = [Float](repeating: 0, count: n)
+        for (index, detune) in cents.enumerated() {
+            guard let detune else { continue }
+            let frequency = guitar.frequency(ofString: index).shifted(by: Cents(detune))
+            let pluck = Synth.Pluck(frequency: frequency, inharmonicity: 1e-4, partials: 16, decay: 2.5, peak: 0.12)
+                .render(seconds: seconds, sampleRate: Double(rate))
+            let start = Int(gap * Double(index) * Double(rate))
+            for i in start..<n { mix[i] += pluck[i - start] }
+        }
+        return try dir.write(name, [mix], rate: rate, format: .init(.wav, .float32))
+    }
+
+    /// One `--poly --output jsonl` line.
+    struct Line {
+        var time: Double
+        var strings: [[String: Any]?]
+        init(_ text: Substring) throws {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(Set(object.keys) == ["time", "strings"], "keys \(object.keys)")
+            time = try #require(object["time"] as? Double)
+            let list = try #require(object["strings"] as? [Any])
+            strings = list.map { $0 as? [String: Any] }
+        }
+        /// String i's cents (0-based), nil when not heard.
+        func cents(_ i: Int) -> Double? { strings[i]?["cents"] as? Double }
+    }
+
+    static func lines(_ path: String, extra: [String] = []) throws -> [Line] {
+        let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "guitar", "--output", "jsonl"] + extra)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr == "")
+        return try result.stdout.split(separator: "\n").map(Line.init)
+    }
+
+    /// String i's median cents over the lines from `from` seconds, and the share of them it was heard on.
+    static func median(_ lines: [Line], _ i: Int, from: Double = 0.6) -> (cents: Double?, heard: Double) {
+        let after = lines.filter { $0.time >= from }
+        let values = after.compactMap { $0.cents(i) }.sorted()
+        let heard = after.isEmpty ? 0 : Double(values.count) / Double(after.count)
+        return (values.isEmpty ? nil : values[values.count / 2], heard)
+    }
+
+    @Test func allSixStringsEachReadFromTheirOwnTarget() throws {
+        let dir = try TemporaryDirectory()
+        let cents: [Double] = [-12, 7, 0, 18, -5, 2]
+        let lines = try Self.lines(try Self.strumFile(dir, "six.wav", cents))
+        #expect(lines.count == 200)  // one per 10 ms hop of 2 s
+        let first = try #require(lines.last)
+        #expect(first.strings.count == 6)
+        for i in 0..<6 {
+            let string = try #require(first.strings[i])
+            #expect(string["string"] as? Int == i + 1)
+            #expect(string["target"] as? String == Self.guitar.labels[i])
+            #expect(Set(string.keys) == ["string", "target", "frequency", "cents", "in_tune"])
+            let (median, heard) = Self.median(lines, i)
+            let m = try #require(median, "string \(i + 1) not heard")
+            #expect(abs(m - cents[i]) <= 0.5, "string \(i + 1): \(m) ¢ for \(cents[i])")
+            // Known miss (BENCHMARKS.md, "Strums"): B3 −5 ¢ sits on E2 −12 ¢'s 3rd partial and drops out
+            // on ~6 % of these hops; every other string is heard on all of them.
+            #expect(heard > (i == 4 ? 0.9 : 0.99), "string \(i + 1) heard on \(heard)")
+        }
+        // In tune is judged with the tolerance (3 ¢) on each line's own cents.
+        for line in lines {
+            for string in line.strings.compactMap({ $0 }) {
+                let cents = try #require(string["cents"] as? Double)
+                if abs(abs(cents) - 3) > 0.05 { #expect(string["in_tune"] as? Bool == (abs(cents) < 3), "\(string)") }
+            }
+        }
+        #expect((0..<5).map { first.strings[$0]?["in_tune"] as? Bool } == [false, false, true, false, false])
+    }
+
+    @Test func aMutedStringIsNullAndTheOthersAreRead() throws {
+        let dir = try TemporaryDirectory()
+        // E2 muted: its 4th, 8th, 12th partials are E4's 1st, 2nd, 3rd, which still sound.
+        let cents: [Double?] = [nil, 4, -6, 3, -9, 5]
+        let lines = try Self.lines(try Self.strumFile(dir, "muted.wav", cents))
+        let reported = lines.filter { $0.time >= 0.05 && $0.strings[0] != nil }.count
+        #expect(reported <= lines.count / 100, "the muted E2 was reported on \(reported) of \(lines.count) lines")
+        for i in 1..<6 {
+            let m = try #require(Self.median(lines, i).cents)
+            #expect(abs(m - cents[i]!) <= 0.5, "string \(i + 1): \(m) ¢ for \(cents[i]!)")
+        }
+    }
+
+    @Test func coincidentPartialsDoNotDragTheStringsThatShareThem() throws {
+        let dir = try TemporaryDirectory()
+        // E2 +15 and E4 −15: E2's 4th lies 30 ¢ above E4's 1st; A2 −10 puts its 3rd between them; B3 and
+        // E2's 3rd, D3's 3rd and A2's 4th likewise share a peak.
+        let cents: [Double] = [15, -10, 12, 0, -12, -15]
+        let lines = try Self.lines(try Self.strumFile(dir, "shared.wav", cents))
+        for i in 0..<6 {
+            let m = try #require(Self.median(lines, i).cents, "string \(i + 1) not heard")
+            #expect(abs(m - cents[i]) <= 0.5, "string \(i + 1): \(m) ¢ for \(cents[i])")
+        }
+    }
+
+    @Test func stringsASemitoneOffReadAHundredCents() throws {
+        let dir = try TemporaryDirectory()
+        let cents: [Double] = [0, 100, 0, -100, 0, 100]
+        let lines = try Self.lines(try Self.strumFile(dir, "semitone.wav", cents))
+        for i in 0..<6 {
+            let m = try #require(Self.median(lines, i).cents, "string \(i + 1) not heard")
+            #expect(abs(m - cents[i]) <= 0.5, "string \(i + 1): \(m) ¢ for \(cents[i])")
+        }
+        let last = try #require(lines.last)
+        #expect(last.strings[1]?["in_tune"] as? Bool == false)
+    }
+
+    @Test func textPrintsALinePerHopWithEveryString() throws {
+        let dir = try TemporaryDirectory()
+        let path = try Self.strumFile(dir, "text.wav", [nil, 0, 0, 0, 0, 0], seconds: 1)
+        let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "guitar", "--output", "text"])
+        #expect(result.status == 0)
+        #expect(result.stdoutLines.count == 100)
+        let last = try #require(result.stdoutLines.last)
+        #expect(last.hasPrefix("  1.000 s  E2      —       A2    +0.0 ¢ ✓"), "\(last)")
+        #expect(last.components(separatedBy: "✓").count == 6)
+    }
+
+    @Test func announceSaysEachStrumOnceWhenItsStringsHaveSettled() throws {
+        let dir = try TemporaryDirectory()
+        let path = try Self.strumFile(dir, "announce.wav", [0, -4, 0, 6, 0, nil], seconds: 2.5)
+        let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "guitar", "--announce"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
+    }
+
+    @Test func polyWithoutATuningIsAUsageError() throws {
+        let result = try TunerBinary.run(["--poly", "--output", "jsonl"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: '--poly' needs '--tuning'"))
+        #expect(result.stdout == "")
+    }
+
+    @Test func aTuningWithStringsTooCloseIsRefusedInOneLine() throws {
+        let dir = try TemporaryDirectory()
+        let path = try Self.strumFile(dir, "any.wav", [0], seconds: 0.5)
+        let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "E2 F2 A2", "--output", "jsonl"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: '--poly' cannot read the tuning"))
+        #expect(result.stderr.contains("closer than"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+}
