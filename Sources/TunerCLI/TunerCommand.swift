@@ -555,7 +555,7 @@ public enum TunerCommand {
             temperament = try Scala.scale(text: text, file: path, name: name)
             if let kbm = options.kbm {
                 guard let text = read(kbm) else { return .failure(Exit(code: .noInput)) }
-                mapping = try Scala.mapping(text: text, file: kbm)
+                mapping = try Scala.mapping(text: text, file: kbm, scale: temperament)
             }
         } catch {
             io.printError("Error: \(UsageMessages.message(for: error))\n")

@@ -122,10 +122,12 @@ public struct TunerOptions: Sendable, Equatable {
 
     /// The table of targets, for a temperament read already (a built-in, or a Scala file's).
     public func system(temperament: Temperament, mapping: Scala.KeyboardMapping? = nil) -> TargetSystem {
-        let root = mapping?.middleNote ?? 60 + self.root  // the root in octave 4
-        let reference = mapping.map { (note: $0.referenceNote, frequency: Optional($0.referenceFrequency)) }
-        return TargetSystem(temperament: temperament, root: root, reference: reference, names: names,
-                            transposition: transposition, stretch: stretch)
+        if let mapping {
+            return TargetSystem(temperament: temperament, keyboard: mapping, names: names, transposition: transposition,
+                                stretch: stretch)
+        }
+        return TargetSystem(temperament: temperament, root: 60 + self.root,  // the root in octave 4
+                            names: names, transposition: transposition, stretch: stretch)
     }
 
     /// True when `--temperament` names a Scala file rather than a built-in.
