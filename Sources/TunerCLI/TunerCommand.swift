@@ -569,6 +569,11 @@ public enum TunerCommand {
         }
         if let text = options.expectText {
             guard let expected = try? Expectation(parsing: text, system: system) else {
+                if let keyboard = system.keyboard, let kbm = options.kbm, system.namesKeys {
+                    io.printError("Error: Invalid value '\(text)' for '--expect <note>': not a key that '\(kbm)' maps; "
+                                  + "name a key it maps to a degree (MIDI \(keyboard.first)…\(keyboard.last), not 'x').\n")
+                    return .failure(Exit(code: .usage))
+                }
                 io.printError("Error: Invalid value '\(text)' for '--expect <note>': not a note of '\(name)'; write "
                               + "the root of a period and the degree above it, e.g. C4 or C4+3.\n")
                 return .failure(Exit(code: .usage))

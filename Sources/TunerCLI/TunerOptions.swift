@@ -63,7 +63,7 @@ public struct TunerOptions: Sendable, Equatable {
     public var temperament = "equal"
     /// `--root`: the pitch class (0 = C … 11 = B) the temperament is built on.
     public var root = 0
-    /// `--kbm`: a Scala keyboard mapping (reference note and frequency, the scale's middle note).
+    /// `--kbm`: a Scala keyboard mapping (what each key plays, the reference note and frequency).
     public var kbm: String?
     /// `--transpose`: sounding minus written semitones (−2 for a B♭ instrument).
     public var transposition = 0

@@ -64,7 +64,8 @@ import TunerTestSupport
         // A black key is no target of this map: expecting one is refused.
         let black = try TunerBinary.run(["--file", try sine(297, "d4-b.wav"), "--temperament", scl, "--kbm", kbm,
                                          "--expect", "C#4"])
-        #expect(black.status == 64 && black.stderr.hasPrefix("Error: Invalid value 'C#4' for '--expect <note>'"),
+        #expect(black.status == 64 && black.stderr == "Error: Invalid value 'C#4' for '--expect <note>': not a key "
+                + "that '\(kbm)' maps; name a key it maps to a degree (MIDI 0…127, not 'x').\n",
                 "\(black.stderr)")
     }
 

@@ -99,7 +99,7 @@ public struct TargetSystem: Sendable, Equatable {
 
     /// True when targets are named as MIDI keys (C4, D♯4): twelve-note scales, and any scale played
     /// through a keyboard mapping that is not linear (its keys, not its degrees, are what a player reads).
-    private var namesKeys: Bool { isTwelveTone || keyboard.map { !$0.isLinear } ?? false }
+    public var namesKeys: Bool { isTwelveTone || keyboard.map { !$0.isLinear } ?? false }
 
     /// True when every target is at its twelve-tone equal-tempered place (no table to look up).
     public var isPlainEqual: Bool { temperament.isEqual12 && stretch == .none }
