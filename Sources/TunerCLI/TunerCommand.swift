@@ -567,6 +567,15 @@ public enum TunerCommand {
                           + "leave out one of them.\n")
             return .failure(Exit(code: .usage))
         }
+        // A keyboard mapping may leave keys unmapped: a tone or a string there has no frequency.
+        if let kbm = options.kbm, system.namesKeys,
+           let (flag, note) = ([options.tone.map { ("--tone <note>", $0) }]
+                               + (options.tuning?.strings ?? []).map { Optional(("--tuning <notes>", $0)) })
+               .compactMap({ $0 }).first(where: { !system.isTarget($0.1) }) {
+            io.printError("Error: Invalid value for '\(flag)': \(system.name(of: note)) is not a key that '\(kbm)' maps; "
+                          + "use keys it maps to a degree.\n")
+            return .failure(Exit(code: .usage))
+        }
         if let text = options.expectText {
             guard let expected = try? Expectation(parsing: text, system: system) else {
                 if let keyboard = system.keyboard, let kbm = options.kbm, system.namesKeys {

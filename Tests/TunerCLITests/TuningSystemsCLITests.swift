@@ -67,6 +67,9 @@ import TunerTestSupport
         #expect(black.status == 64 && black.stderr == "Error: Invalid value 'C#4' for '--expect <note>': not a key "
                 + "that '\(kbm)' maps; name a key it maps to a degree (MIDI 0…127, not 'x').\n",
                 "\(black.stderr)")
+        let tone = try TunerBinary.run(["--tone", "C#4", "--temperament", scl, "--kbm", kbm])
+        #expect(tone.status == 64 && tone.stderr == "Error: Invalid value for '--tone <note>': C#4 is not a key that "
+                + "'\(kbm)' maps; use keys it maps to a degree.\n", "\(tone.stderr)")
     }
 
     @Test func brokenKeyboardMappingsAreOneLineAndExit66() throws {
