@@ -548,6 +548,12 @@ public enum TunerCommand {
         }
         let path = options.temperament
         guard let text = read(path) else { return .failure(Exit(code: .noInput)) }
+        // Scala keeps a scale's keyboard mapping beside it under the same name (song.scl, song.kbm): that
+        // one is used when --kbm names none.
+        if options.kbm == nil, path.hasSuffix(".scl") {
+            let beside = String(path.dropLast(4)) + ".kbm"
+            if FileManager.default.fileExists(atPath: beside) { options.kbm = beside }
+        }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let temperament: Temperament
         var mapping: Scala.KeyboardMapping?

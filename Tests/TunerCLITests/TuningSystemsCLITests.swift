@@ -72,6 +72,19 @@ import TunerTestSupport
                 + "'\(kbm)' maps; use keys it maps to a degree.\n", "\(tone.stderr)")
     }
 
+    @Test func aKeyboardMappingBesideTheScaleIsUsedWithoutKbm() throws {
+        // major.scl with major.kbm beside it: the white-key map applies as if --kbm had named it, so
+        // 297 Hz is D4 (and 220 Hz, D4 read key by key, is not).
+        let scl = try text("besidemajor.scl", "Just major\n7\n9/8\n5/4\n4/3\n3/2\n5/3\n15/8\n2/1\n")
+        _ = try text("besidemajor.kbm", "12\n0\n127\n60\n69\n440.0\n7\n0\nx\n1\nx\n2\n3\nx\n4\nx\n5\nx\n6\n")
+        let args = ["--temperament", scl, "--expect", "D4", "--tolerance", "0.5"]
+        let mapped = try TunerBinary.run(["--file", try sine(297, "beside-297.wav")] + args)
+        #expect(mapped.status == 0 && mapped.stdout.hasPrefix("D4 in tune: "), "\(mapped.stdout)\(mapped.stderr)")
+        let linear = try TunerBinary.run(["--file", try sine(220, "beside-220.wav")] + args)
+        #expect(linear.status == 1, "\(linear.stdout)\(linear.stderr)")
+        // A scale with no mapping beside it stays linear (the existing meanquar test covers the reading).
+    }
+
     @Test func brokenKeyboardMappingsAreOneLineAndExit66() throws {
         let path = try sine(440, "a4-kbm.wav")
         let scl = try text("major7.scl", "Just major\n7\n9/8\n5/4\n4/3\n3/2\n5/3\n15/8\n2/1\n")
