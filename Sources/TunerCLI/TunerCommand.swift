@@ -561,7 +561,7 @@ public enum TunerCommand {
             temperament = try Scala.scale(text: text, file: path, name: name)
             if let kbm = options.kbm {
                 guard let text = read(kbm) else { return .failure(Exit(code: .noInput)) }
-                mapping = try Scala.mapping(text: text, file: kbm)
+                mapping = try Scala.mapping(text: text, file: kbm, scale: temperament)
             }
         } catch {
             io.printError("Error: \(UsageMessages.message(for: error))\n")
@@ -573,8 +573,22 @@ public enum TunerCommand {
                           + "leave out one of them.\n")
             return .failure(Exit(code: .usage))
         }
+        // A keyboard mapping may leave keys unmapped: a tone or a string there has no frequency.
+        if let kbm = options.kbm, system.namesKeys,
+           let (flag, note) = ([options.tone.map { ("--tone <note>", $0) }]
+                               + (options.tuning?.strings ?? []).map { Optional(("--tuning <notes>", $0)) })
+               .compactMap({ $0 }).first(where: { !system.isTarget($0.1) }) {
+            io.printError("Error: Invalid value for '\(flag)': \(system.name(of: note)) is not a key that '\(kbm)' maps; "
+                          + "use keys it maps to a degree.\n")
+            return .failure(Exit(code: .usage))
+        }
         if let text = options.expectText {
             guard let expected = try? Expectation(parsing: text, system: system) else {
+                if let keyboard = system.keyboard, let kbm = options.kbm, system.namesKeys {
+                    io.printError("Error: Invalid value '\(text)' for '--expect <note>': not a key that '\(kbm)' maps; "
+                                  + "name a key it maps to a degree (MIDI \(keyboard.first)…\(keyboard.last), not 'x').\n")
+                    return .failure(Exit(code: .usage))
+                }
                 io.printError("Error: Invalid value '\(text)' for '--expect <note>': not a note of '\(name)'; write "
                               + "the root of a period and the degree above it, e.g. C4 or C4+3.\n")
                 return .failure(Exit(code: .usage))

@@ -147,8 +147,8 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "kbm", short: nil, valueName: "file", example: "a415.kbm",
-            help: "A Scala keyboard mapping for a .scl temperament: its middle note is the scale's root, its "
-                + "reference note sounds at its reference frequency (instead of A4 at --a4).",
+            help: "A Scala keyboard mapping for a .scl temperament: the scale degree each MIDI key plays (keys "
+                + "it leaves out are no target), and its reference note's frequency (instead of A4 at --a4).",
             defaultText: nil,
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be the path of a Scala .kbm file") }

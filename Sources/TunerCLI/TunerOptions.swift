@@ -63,7 +63,7 @@ public struct TunerOptions: Sendable, Equatable {
     public var temperament = "equal"
     /// `--root`: the pitch class (0 = C … 11 = B) the temperament is built on.
     public var root = 0
-    /// `--kbm`: a Scala keyboard mapping (reference note and frequency, the scale's middle note).
+    /// `--kbm`: a Scala keyboard mapping (what each key plays, the reference note and frequency).
     public var kbm: String?
     /// `--transpose`: sounding minus written semitones (−2 for a B♭ instrument).
     public var transposition = 0
@@ -122,10 +122,12 @@ public struct TunerOptions: Sendable, Equatable {
 
     /// The table of targets, for a temperament read already (a built-in, or a Scala file's).
     public func system(temperament: Temperament, mapping: Scala.KeyboardMapping? = nil) -> TargetSystem {
-        let root = mapping?.middleNote ?? 60 + self.root  // the root in octave 4
-        let reference = mapping.map { (note: $0.referenceNote, frequency: Optional($0.referenceFrequency)) }
-        return TargetSystem(temperament: temperament, root: root, reference: reference, names: names,
-                            transposition: transposition, stretch: stretch)
+        if let mapping {
+            return TargetSystem(temperament: temperament, keyboard: mapping, names: names, transposition: transposition,
+                                stretch: stretch)
+        }
+        return TargetSystem(temperament: temperament, root: 60 + self.root,  // the root in octave 4
+                            names: names, transposition: transposition, stretch: stretch)
     }
 
     /// True when `--temperament` names a Scala file rather than a built-in.

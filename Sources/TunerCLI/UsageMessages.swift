@@ -44,6 +44,16 @@ enum UsageMessages {
         case .badMapping(let field, let text):
             what = text.isEmpty ? "the keyboard mapping has no \(field) line"
                 : "\"\(text)\" is not a valid \(field) for a keyboard mapping"
+        case .firstAboveLast(let first, let last):
+            what = "the last note to retune (\(last)) is below the first (\(first)): give first ≤ last, MIDI 0…127"
+        case .beyondScale(let degree, let count):
+            what = "degree \(degree) is beyond the scale, which has degrees 0…\(count - 1) (the formal octave may "
+                + "also be \(count) or 0, the period)"
+        case .tooManyEntries(let size):
+            what = "more map entries than the map size \(size): raise the size (line 1) or remove entries"
+        case .unmappedReference(let note):
+            what = "the reference note \(note) is unmapped ('x' or missing from the map): map it to a degree or "
+                + "choose a mapped note"
         }
         return "\(place): \(what)"
     }

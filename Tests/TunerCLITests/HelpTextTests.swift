@@ -74,10 +74,10 @@ import TunerTestSupport
                               intervals above --root. (default: equal)
       --root <note>           The key the temperament is built on: a note name
                               without octave, e.g. C, D, Eb, F#. (default: C)
-      --kbm <file>            A Scala keyboard mapping for a .scl temperament: its
-                              middle note is the scale's root, its reference note
-                              sounds at its reference frequency (instead of A4 at
-                              --a4).
+      --kbm <file>            A Scala keyboard mapping for a .scl temperament: the
+                              scale degree each MIDI key plays (keys it leaves out
+                              are no target), and its reference note's frequency
+                              (instead of A4 at --a4).
       --transpose <key>       For a transposing instrument: Bb, Eb, F, A, G, or the
                               signed semitones from written to sounding pitch (Bb is
                               -2). Every note shown, printed, announced or expected

@@ -41,11 +41,55 @@ import TunerTestSupport
         let run = try TunerBinary.run(["--file", path, "--expect", "E4", "--temperament", scl, "--tolerance", "0.5"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         // A keyboard mapping moves the reference: A4 = 415 Hz puts E4 a semitone (about) lower.
-        let kbm = try text("a415.kbm", "12\n0\n127\n60\n69\n415.0\n12\n")
+        let kbm = try text("a415.kbm", "0\n0\n127\n60\n69\n415.0\n12\n")  // size 0: linear
         let low = try TunerBinary.run(["--file", path, "--temperament", scl, "--kbm", kbm, "--output", "jsonl"])
         #expect(low.status == 0)
         let lowNotes = try JSONReading.all(low.stdout).filter { $0.time > 0.5 }.map(\.note)
         #expect(lowNotes.count > 50 && lowNotes.allSatisfy { $0 == "F4" }, "\(Set(lowNotes))")
+    }
+
+    @Test func aKeyboardMappingDecidesWhatEachKeyPlays() throws {
+        // Just major on the white keys, black keys unmapped (Scala's .kbm format; the map is the one in
+        // ScalaTests): A4 plays 5/3 at 440 Hz, so D4 (9/8) is 297 Hz. Read key by key (linear), D4 would
+        // be degree 2 above a C4 of 176 Hz, 220 Hz: that sine must fail --expect D4.
+        let scl = try text("major.scl", "Just major\n7\n9/8\n5/4\n4/3\n3/2\n5/3\n15/8\n2/1\n")
+        let kbm = try text("whitekeys.kbm", "12\n0\n127\n60\n69\n440.0\n7\n0\nx\n1\nx\n2\n3\nx\n4\nx\n5\nx\n6\n")
+        let args = ["--temperament", scl, "--kbm", kbm, "--expect", "D4", "--tolerance", "0.5"]
+        let mapped = try TunerBinary.run(["--file", try sine(297, "d4-297.wav")] + args)
+        #expect(mapped.status == 0, "\(mapped.stdout)\(mapped.stderr)")
+        #expect(mapped.stdout.hasPrefix("D4 in tune: "), "\(mapped.stdout)")
+        let linear = try TunerBinary.run(["--file", try sine(220, "d4-220.wav")] + args)
+        #expect(linear.status == 1, "\(linear.stdout)\(linear.stderr)")
+        #expect(linear.stdout.hasPrefix("expected D4, heard A3 (0 cents)"), "\(linear.stdout)")
+        // A black key is no target of this map: expecting one is refused.
+        let black = try TunerBinary.run(["--file", try sine(297, "d4-b.wav"), "--temperament", scl, "--kbm", kbm,
+                                         "--expect", "C#4"])
+        #expect(black.status == 64 && black.stderr == "Error: Invalid value 'C#4' for '--expect <note>': not a key "
+                + "that '\(kbm)' maps; name a key it maps to a degree (MIDI 0…127, not 'x').\n",
+                "\(black.stderr)")
+        let tone = try TunerBinary.run(["--tone", "C#4", "--temperament", scl, "--kbm", kbm])
+        #expect(tone.status == 64 && tone.stderr == "Error: Invalid value for '--tone <note>': C#4 is not a key that "
+                + "'\(kbm)' maps; use keys it maps to a degree.\n", "\(tone.stderr)")
+    }
+
+    @Test func brokenKeyboardMappingsAreOneLineAndExit66() throws {
+        let path = try sine(440, "a4-kbm.wav")
+        let scl = try text("major7.scl", "Just major\n7\n9/8\n5/4\n4/3\n3/2\n5/3\n15/8\n2/1\n")
+        let cases: [(String, String)] = [
+            ("! degree 9 of a 7-note scale\n7\n0\n127\n60\n60\n264\n7\n0\n9\n",
+             ":10: degree 9 is beyond the scale, which has degrees 0…6"),
+            ("12\n0\n127\n60\n61\n277\n7\n0\nx\n", ":5: the reference note 61 is unmapped"),
+            ("0\n90\n10\n60\n60\n264\n7\n", ":3: the last note to retune (10) is below the first (90)"),
+            ("1\n0\n127\n60\n60\n264\n7\n0\n1\n", ":9: more map entries than the map size 1"),
+            ("0\n0\n127\n60\n60\nA4\n7\n", ":6: \"A4\" is not a valid reference frequency"),
+        ]
+        for (index, (contents, message)) in cases.enumerated() {
+            let kbm = try text("broken\(index).kbm", contents)
+            let run = try TunerBinary.run(["--file", path, "--temperament", scl, "--kbm", kbm])
+            #expect(run.status == 66, "\(contents)")
+            #expect(run.stderr.hasPrefix("Error: \(kbm)\(message)"), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty)
+        }
     }
 
     @Test func brokenAndMissingScalaFilesAreOneLineAndExit66() throws {

@@ -25,6 +25,14 @@ public struct ScalaError: Error, Equatable, Sendable {
         case outsidePeriod(String)
         /// A keyboard mapping line that is not the number it must be (the field is named).
         case badMapping(field: String, text: String)
+        /// The first key to retune is above the last.
+        case firstAboveLast(first: Int, last: Int)
+        /// A map entry or formal octave that is not a degree of the scale (it has `count` degrees).
+        case beyondScale(degree: Int, count: Int)
+        /// More map entries than the map size says.
+        case tooManyEntries(size: Int)
+        /// The reference key plays no degree (`x`, or left out of the map), so the frequency tunes nothing.
+        case unmappedReference(note: Int)
     }
     public var file: String
     /// 1-based line number; nil when the problem is the file as a whole (e.g. empty).
@@ -85,18 +93,57 @@ public enum Scala {
         return Temperament(name: name, degrees: [0] + cents.sorted(), period: period)
     }
 
-    /// What a keyboard mapping (`.kbm`) sets: the MIDI note of the scale's degree 0 (its "middle note"),
-    /// and the reference note and its frequency. The mapping itself is taken as linear (key k plays
-    /// degree k − middle), which is what the lines after the header of most published `.kbm` files say.
+    /// A keyboard mapping (`.kbm`, https://www.huygens-fokker.org/scala/help.htm#mappings): which scale
+    /// degree each MIDI key plays, and the frequency of one key. Keys `first…last` are tuned; the key
+    /// `middleNote + i` plays map entry `i mod size`, raised by `floor(i / size)` formal octaves; an
+    /// entry nil (`x` in the file, or missing at the end of the map) leaves its keys unmapped. A map of
+    /// size 0 is linear: key `middleNote + i` plays degree `i`.
     public struct KeyboardMapping: Equatable, Sendable {
+        public var first: Int
+        public var last: Int
         public var middleNote: Int
         public var referenceNote: Int
         public var referenceFrequency: Hertz
+        /// The degree whose pitch is the repeat interval of the map (0: the scale's period).
+        public var octaveDegree: Int
+        /// One entry per key of the pattern (empty: linear); nil is an unmapped key.
+        public var entries: [Int?]
+
+        public init(first: Int = 0, last: Int = 127, middleNote: Int, referenceNote: Int, referenceFrequency: Hertz,
+                    octaveDegree: Int = 0, entries: [Int?] = []) {
+            self.first = first
+            self.last = last
+            self.middleNote = middleNote
+            self.referenceNote = referenceNote
+            self.referenceFrequency = referenceFrequency
+            self.octaveDegree = octaveDegree
+            self.entries = entries
+        }
+
+        /// True for a map of size 0: every key plays the next degree.
+        public var isLinear: Bool { entries.isEmpty }
+
+        /// Cents above degree 0 (at the middle note) of what MIDI `key` plays in `scale`; nil when the
+        /// map leaves it unmapped. Ignores `first…last` (the reference key may lie outside them).
+        public func cents(ofKey key: Int, in scale: Temperament) -> Double? {
+            let i = key - middleNote
+            guard !isLinear else { return scale.position(i) }
+            let size = entries.count
+            let repeats = Int((Double(i) / Double(size)).rounded(.down))
+            guard let degree = entries[i - repeats * size] else { return nil }
+            let octave = octaveDegree == 0 ? scale.period : scale.position(octaveDegree)
+            return scale.position(degree) + Double(repeats) * octave
+        }
     }
 
-    /// Reads the header of a `.kbm`: map size, first and last note, middle note, reference note,
-    /// reference frequency, formal octave degree (`!` lines are comments).
-    public static func mapping(text: String, file: String) throws(ScalaError) -> KeyboardMapping {
+    /// The largest map: one entry per MIDI key; a larger pattern could never repeat on a keyboard.
+    public static let maxMapSize = 128
+
+    /// Reads a `.kbm` for `scale`: `!` lines are comments; then map size, first and last MIDI note to
+    /// retune, middle note (where the first entry is), reference note, reference frequency, the degree
+    /// of the formal octave, and up to `map size` entries (a degree of the scale, or `x` for an
+    /// unmapped key; entries left out are unmapped).
+    public static func mapping(text: String, file: String, scale: Temperament) throws(ScalaError) -> KeyboardMapping {
         let lines = contentLines(text).filter { !firstWord($0.text).isEmpty }
         let fields = ["map size", "first note", "last note", "middle note", "reference note", "reference frequency",
                       "formal octave"]
@@ -110,13 +157,43 @@ public enum Scala {
             let isNote = field.hasSuffix("note")
             guard let value = Double(word), value.isFinite,
                   field == "reference frequency" ? value > 0 : value == value.rounded() && value >= 0,
-                  !isNote || (0...127).contains(Int(value)) else {
+                  !isNote || (0...127).contains(Int(value)),
+                  field != "map size" || value <= Double(maxMapSize) else {
                 throw ScalaError(file: file, line: lines[index].number, kind: .badMapping(field: field, text: word))
             }
             values.append(value)
         }
-        return KeyboardMapping(middleNote: Int(values[3]), referenceNote: Int(values[4]),
-                               referenceFrequency: Hertz(values[5]))
+        let size = Int(values[0]), first = Int(values[1]), last = Int(values[2]), octave = Int(values[6])
+        guard first <= last else {
+            throw ScalaError(file: file, line: lines[2].number, kind: .firstAboveLast(first: first, last: last))
+        }
+        guard octave <= scale.count else {
+            throw ScalaError(file: file, line: lines[6].number, kind: .beyondScale(degree: octave, count: scale.count))
+        }
+        let entryLines = lines.dropFirst(fields.count)
+        guard entryLines.count <= size else {
+            throw ScalaError(file: file, line: entryLines[entryLines.startIndex + size].number,
+                             kind: .tooManyEntries(size: size))
+        }
+        var entries: [Int?] = []
+        for (number, text) in entryLines {
+            let word = firstWord(text)
+            if word == "x" || word == "X" { entries.append(nil); continue }
+            guard let degree = Int(word), degree >= 0 else {
+                throw ScalaError(file: file, line: number, kind: .badMapping(field: "map entry", text: word))
+            }
+            guard degree < scale.count else {
+                throw ScalaError(file: file, line: number, kind: .beyondScale(degree: degree, count: scale.count))
+            }
+            entries.append(degree)
+        }
+        entries += Array(repeating: nil, count: size - entries.count)
+        let mapping = KeyboardMapping(first: first, last: last, middleNote: Int(values[3]), referenceNote: Int(values[4]),
+                                      referenceFrequency: Hertz(values[5]), octaveDegree: octave, entries: entries)
+        guard mapping.cents(ofKey: mapping.referenceNote, in: scale) != nil else {
+            throw ScalaError(file: file, line: lines[4].number, kind: .unmappedReference(note: mapping.referenceNote))
+        }
+        return mapping
     }
 
     /// A pitch word in cents: "386.314" (cents), "5/4" or "2" (ratios); nil when it is neither or the

@@ -26,9 +26,33 @@ public struct TargetSystem: Sendable, Equatable {
     public var transposition: Int
     /// A stretch curve added to every target of a twelve-note scale (`--stretch piano`).
     public var stretch: Stretch
+    /// A Scala keyboard mapping: targets are then the mapped MIDI keys `first…last` (`Note.midi` is the
+    /// key), each at the degree the map gives it; unmapped keys are no target.
+    public let keyboard: Scala.KeyboardMapping?
+    /// With `keyboard`: the cents of each MIDI key 0…127 above degree 0, nil where it is no target.
+    private let keyCents: [Double?]
 
     public init(temperament: Temperament = .equal, root: Int = 60, reference: (note: Int, frequency: Hertz?)? = nil,
                 names: NoteNames = .english, transposition: Int = 0, stretch: Stretch = .none) {
+        self.init(temperament: temperament, root: root, reference: reference, keyboard: nil, names: names,
+                  transposition: transposition, stretch: stretch)
+    }
+
+    /// A system whose targets come from a Scala keyboard mapping: its middle note is the root, its
+    /// reference note keeps its reference frequency.
+    public init(temperament: Temperament, keyboard: Scala.KeyboardMapping, names: NoteNames = .english,
+                transposition: Int = 0, stretch: Stretch = .none) {
+        self.init(temperament: temperament, root: keyboard.middleNote,
+                  reference: (keyboard.referenceNote, keyboard.referenceFrequency), keyboard: keyboard, names: names,
+                  transposition: transposition, stretch: stretch)
+    }
+
+    private init(temperament: Temperament, root: Int, reference: (note: Int, frequency: Hertz?)?,
+                 keyboard: Scala.KeyboardMapping?, names: NoteNames, transposition: Int, stretch: Stretch) {
+        self.keyboard = keyboard
+        self.keyCents = keyboard.map { map in
+            (0...127).map { map.cents(ofKey: $0, in: temperament) }
+        } ?? []
         self.temperament = temperament
         self.stretch = stretch
         self.root = root
@@ -40,7 +64,7 @@ public struct TargetSystem: Sendable, Equatable {
     public static func == (a: TargetSystem, b: TargetSystem) -> Bool {
         a.temperament == b.temperament && a.root == b.root && a.reference.note == b.reference.note
             && a.reference.frequency == b.reference.frequency && a.names == b.names && a.transposition == b.transposition
-            && a.stretch == b.stretch
+            && a.stretch == b.stretch && a.keyboard == b.keyboard
     }
 
     /// Twelve-tone equal temperament at A4, English names, concert pitch: the tuner without options.
@@ -59,8 +83,23 @@ public struct TargetSystem: Sendable, Equatable {
     /// Cents of target `note` above the root it is counted from, its stretch included (twelve notes).
     public func position(of note: Note) -> Double {
         let stretched = stretch != .none && isTwelveTone ? stretch.cents(atMIDI: note.midi) : 0
-        return temperament.position(note.midi - root) + stretched
+        guard keyboard != nil else { return temperament.position(note.midi - root) + stretched }
+        // The reference key always has a place (the reader refuses one unmapped); no other key is asked
+        // for unless it is a target (`isTarget`).
+        guard keyCents.indices.contains(note.midi), let cents = keyCents[note.midi] else { return .nan }
+        return cents + stretched
     }
+
+    /// True when `note` is a target: always, unless a keyboard mapping leaves its key out (outside
+    /// `first…last`, or unmapped).
+    public func isTarget(_ note: Note) -> Bool {
+        guard let keyboard else { return true }
+        return (keyboard.first...keyboard.last).contains(note.midi) && keyCents[note.midi] != nil
+    }
+
+    /// True when targets are named as MIDI keys (C4, D♯4): twelve-note scales, and any scale played
+    /// through a keyboard mapping that is not linear (its keys, not its degrees, are what a player reads).
+    public var namesKeys: Bool { isTwelveTone || keyboard.map { !$0.isLinear } ?? false }
 
     /// True when every target is at its twelve-tone equal-tempered place (no table to look up).
     public var isPlainEqual: Bool { temperament.isEqual12 && stretch == .none }
@@ -82,6 +121,7 @@ public struct TargetSystem: Sendable, Equatable {
     /// The nearest target to `frequency` and the cents from it; nil outside MIDI 0…127 (twelve notes).
     public func nearest(to frequency: Hertz, a4: Hertz = Hertz(440)) -> (note: Note, cents: Cents)? {
         let anchor = referenceFrequency(a4: a4)
+        if keyboard != nil { return nearestKey(to: frequency, anchor: anchor) }
         guard isTwelveTone else { return nearestDegree(to: frequency, anchor: anchor) }
         let fractional = Double(reference.note) + 12 * log2(frequency.value / anchor.value)
         let midi = Int(fractional.rounded())
@@ -98,6 +138,19 @@ public struct TargetSystem: Sendable, Equatable {
         }
         guard (0...127).contains(best.note.midi) else { return nil }
         return best
+    }
+
+    /// The nearest mapped key in `first…last` (at most 128 to compare; the table is built once).
+    private func nearestKey(to frequency: Hertz, anchor: Hertz) -> (note: Note, cents: Cents)? {
+        let p = position(of: Note(midi: reference.note)) + 1200 * log2(frequency.value / anchor.value)
+        guard p.isFinite, let keyboard else { return nil }
+        var best: (key: Int, cents: Double)?
+        for key in keyboard.first...keyboard.last {
+            guard let place = keyCents[key] else { continue }
+            let cents = p - place - (stretch != .none && isTwelveTone ? stretch.cents(atMIDI: key) : 0)
+            if best == nil || abs(cents) < abs(best!.cents) { best = (key, cents) }
+        }
+        return best.map { (Note(midi: $0.key), Cents($0.cents)) }
     }
 
     private func nearestDegree(to frequency: Hertz, anchor: Hertz) -> (note: Note, cents: Cents)? {
@@ -118,7 +171,7 @@ public struct TargetSystem: Sendable, Equatable {
     /// What target `note` is called, written (ASCII): "A2", with German names "H2", transposed for a B♭
     /// instrument "B2" for a sounding A2; in other scales the period's root and the degree: "C4+7".
     public func name(of note: Note) -> String {
-        if isTwelveTone { return names.name(of: Note(midi: note.midi - transposition)) }
+        if namesKeys { return names.name(of: Note(midi: note.midi - transposition)) }
         let (period, degree) = periodAndDegree(of: note)
         let base = names.name(of: Note(midi: root + 12 * period - transposition))
         return degree == 0 ? base : "\(base)+\(degree)"
@@ -127,9 +180,10 @@ public struct TargetSystem: Sendable, Equatable {
     /// The target a written name denotes ("C4", in this scheme's names or English; "C4+7" in scales of
     /// other than twelve notes); nil when it is not one.
     public func target(named text: String) -> Note? {
-        if isTwelveTone {
+        if namesKeys {
             guard let written = names.parse(text) else { return nil }
-            return Note(midi: written.midi + transposition)
+            let note = Note(midi: written.midi + transposition)
+            return isTarget(note) ? note : nil
         }
         let parts = text.split(separator: "+", maxSplits: 1).map(String.init)
         guard let base = parts.first.flatMap({ names.parse($0) }) else { return nil }
@@ -137,7 +191,8 @@ public struct TargetSystem: Sendable, Equatable {
         guard ((concert - root) % 12 + 12) % 12 == 0 else { return nil }
         let degree = parts.count == 2 ? Int(parts[1]) : 0
         guard let degree, (0..<temperament.count).contains(degree) else { return nil }
-        return Note(midi: root + (concert - root) / 12 * temperament.count + degree)
+        let note = Note(midi: root + (concert - root) / 12 * temperament.count + degree)
+        return isTarget(note) ? note : nil
     }
 
     private func periodAndDegree(of note: Note) -> (period: Int, degree: Int) {
