@@ -93,6 +93,10 @@ size_t ct_engine_window_size(const ct_engine *engine);
  * Frames of 0.25 s, so a strum reads cleanly about 0.4 s after it was struck.
  */
 
+/** The most strings one analyser reads at once (a 12-string guitar); ct_poly_create refuses more.
+ *  A result never holds more, so a caller may keep a result's strings in storage of this size. */
+#define CT_POLY_MAX_STRINGS 12
+
 /** One string's reading in a hop. */
 typedef struct ct_poly_string {
     /** 1 when the string is sounding: above the gate, with partials of its own (not only partials that
@@ -121,7 +125,7 @@ typedef void (*ct_poly_callback)(const ct_poly_result *result, void *context);
 typedef struct ct_poly ct_poly;
 
 /**
- * Makes a polyphonic analyser for `count` strings (1…12) with target fundamentals `targets` (Hz, within
+ * Makes a polyphonic analyser for `count` strings (1…CT_POLY_MAX_STRINGS) with target fundamentals `targets` (Hz, within
  * the config's frequency range, no two closer than 260 cents). Returns NULL and writes a reason into
  * `error` (if given) otherwise.
  */

@@ -24,7 +24,7 @@
 namespace ctuner {
 
 /// At most this many strings (a 12-string guitar).
-constexpr std::size_t kMaxPolyStrings = 12;
+constexpr std::size_t kMaxPolyStrings = CT_POLY_MAX_STRINGS;
 
 class PolyAnalyser {
 public:

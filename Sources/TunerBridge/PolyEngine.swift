@@ -44,12 +44,11 @@ public final class PolyEngine {
 }
 
 extension PolyMeasurement {
-    /// Maps an analyser result: a string's frequency only when it was heard and is a positive finite
+    /// Maps an analyser result (at most `CT_POLY_MAX_STRINGS` strings, as ctuner.h promises): a string's frequency only when it was heard and is a positive finite
     /// number; a non-finite level reads as −120 dBFS, a non-finite clarity as 0.
     init(_ r: ct_poly_result) {
-        var strings: [StringMeasurement] = []
-        strings.reserveCapacity(r.count)
-        for i in 0..<r.count {
+        var strings = PolyStrings()  // inline: no heap allocation per hop
+        for i in 0..<min(r.count, PolyStrings.capacity) {
             let s = r.strings[i]
             let heard = s.heard != 0 && s.frequency.isFinite && s.frequency > 0
             strings.append(StringMeasurement(frequency: heard ? Hertz(s.frequency) : nil,

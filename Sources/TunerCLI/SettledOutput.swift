@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import TunerBridge
 import TunerMusic
 
@@ -50,6 +51,61 @@ enum SettledOutput {
             return .failure
         }
         return result
+    }
+
+    /// `--poly --announce` (and `--chime`): a line per settled strum (`StrumSettler`) and, with a
+    /// `chime`, the in-tune chime when every heard string is in tune, else the out-of-tune one. The chime
+    /// plays on a task of its own while the readings go on being taken; with `ignoreWhileSounding` (live
+    /// input) the hops from its start until `InputMute`'s tail after its end are skipped, so the tuner
+    /// neither reads its own chime nor takes the strings still ringing for a new strum.
+    ///
+    /// Returns `.success`, `.failure` when the output cannot be written, or `.unavailable` when the
+    /// chime cannot be played (the message is printed and the session stopped).
+    static func announceStrums(_ measurements: AsyncStream<PolyMeasurement>, judge: StrumJudge, tolerance: Cents,
+                               chime: (@Sendable (_ inTune: Bool) async -> String?)?, ignoreWhileSounding: Bool,
+                               stop: @escaping @Sendable () -> Void, io: SystemIO) async -> ExitCode {
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: 0)
+        var settler = StrumSettler(tolerance: tolerance)
+        var mute = InputMute()
+        let chiming = Chiming()
+        var playing: Task<Void, Never>?
+        for await measurement in measurements {
+            mute.isOn = chiming.sounding.load(ordering: .acquiring)
+            if ignoreWhileSounding && mute.ignores(at: measurement.time) { continue }
+            guard let settled = settler.settle(judge.reading(from: measurement)) else { continue }
+            if output.isOpen && !output.write(settled.line + "\n") && chime == nil { stop() }
+            guard let chime, !chiming.sounding.load(ordering: .acquiring), chiming.failure.withLock({ $0 == nil }) else {
+                continue
+            }
+            chiming.sounding.store(true, ordering: .releasing)
+            mute.isOn = true
+            _ = mute.ignores(at: measurement.time)
+            await playing?.value
+            playing = Task {
+                if let why = await chime(settled.isInTune) {
+                    chiming.failure.withLock { $0 = why }
+                    stop()
+                }
+                chiming.sounding.store(false, ordering: .releasing)
+            }
+        }
+        await playing?.value
+        if let why = chiming.failure.withLock({ $0 }) {
+            io.printError("Error: \(why)\n")
+            return .unavailable
+        }
+        if let code = output.failure {
+            io.printError("Error: cannot write the strums: \(String(cString: strerror(code)))\n")
+            return .failure
+        }
+        return .success
+    }
+
+    /// Shared between `announceStrums`' loop and the task playing its chime.
+    private final class Chiming: Sendable {
+        let sounding = Atomic<Bool>(false)
+        /// Why the chime could not play (then no more are tried).
+        let failure = Mutex<String?>(nil)
     }
 
     /// `--expect`: every settled note of the input, then the verdict on the last one. Returns the

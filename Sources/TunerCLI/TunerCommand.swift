@@ -206,7 +206,8 @@ public enum TunerCommand {
             }
         }
         if options.poly, let tuning = options.tuning {
-            return await tunePoly(options, tuning: tuning, system: system, mode: mode, source: source, io: io)
+            return await tunePoly(options, tuning: tuning, system: system, mode: mode, source: source, sounds: sounds,
+                                  io: io)
         }
         let session: TunerSession
         do {
@@ -268,9 +269,9 @@ public enum TunerCommand {
     }
 
     /// `--poly`: every string of the tuning read at once, printed a line per reading (text, jsonl) or
-    /// a line per settled strum (`--announce`), or shown on the screen.
+    /// a line per settled strum (`--announce`, chimed with `--chime`), or shown on the screen.
     static func tunePoly(_ options: TunerOptions, tuning: Tuning, system: TargetSystem, mode: Mode,
-                         source: sending any AudioSource, io: SystemIO) async -> ExitCode {
+                         source: sending any AudioSource, sounds: PlaybackSounds, io: SystemIO) async -> ExitCode {
         let judge = StrumJudge(tuning: tuning, settings: options.settings, system: system)
         let session: PolySession
         do {
@@ -287,6 +288,11 @@ public enum TunerCommand {
         case .text, .jsonl:
             let formatter = StrumLinesFormatter(format: mode == .text ? .text : .jsonl, tuning: tuning)
             outcome = await printLines(of: session, live: live, io: io) { formatter.line(for: judge.reading(from: $0)) }
+        case .announce where options.chime:
+            outcome = await SettledOutput.announceStrums(
+                session.measurements, judge: judge, tolerance: options.tolerance,
+                chime: { @Sendable inTune in await sounds.play(.chime(inTune: inTune)) },
+                ignoreWhileSounding: live, stop: { session.stop() }, io: io)
         case .announce:
             var strums = StrumSettler(tolerance: options.tolerance)
             outcome = await printLines(of: session, live: live, io: io) { measurement in

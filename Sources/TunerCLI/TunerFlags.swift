@@ -268,8 +268,9 @@ enum TunerFlags {
         OptionDefinition(
             long: "chime", short: nil, valueName: nil, example: nil,
             help: "Sound a short, quiet click through --playback-device each time a note settles: two high "
-                + "ticks in tune, one low knock out of tune. Input is ignored while it sounds. With the "
-                + "screen, --announce or --speak.",
+                + "ticks in tune, one low knock out of tune (with --poly, each time a strum settles: in tune "
+                + "when every string heard is). Input is ignored while it sounds. With the screen, --announce "
+                + "or --speak.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.chime = true }),
         OptionDefinition(

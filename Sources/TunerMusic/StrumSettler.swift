@@ -38,8 +38,21 @@ public struct StrumSettler: Sendable {
         self.rearmDistance = rearmDistance
     }
 
+    /// A strum that has just settled: its line, and whether every string heard is in tune (what
+    /// `--chime` sounds: the in-tune chime, else the out-of-tune one).
+    public struct Settled: Sendable, Equatable {
+        public var line: String
+        /// Every heard string's settled median is within `tolerance` of its target.
+        public var isInTune: Bool
+    }
+
     /// Takes the next hop; returns the line when the strum has just settled.
     public mutating func process(_ strum: StrumReading) -> String? {
+        settle(strum)?.line
+    }
+
+    /// Takes the next hop; returns the settled strum (line and in-tune verdict) when it has just settled.
+    public mutating func settle(_ strum: StrumReading) -> Settled? {
         if recent.count != strum.strings.count {
             recent = Array(repeating: [], count: strum.strings.count)
             heardSince = Array(repeating: nil, count: strum.strings.count)
@@ -97,11 +110,13 @@ public struct StrumSettler: Sendable {
         }
         guard allSettled, medians.contains(where: { $0 != nil }) else { return nil }
         announced = medians
-        return strum.strings.enumerated().compactMap { index, string -> String? in
+        let line = strum.strings.enumerated().compactMap { index, string -> String? in
             guard let string, let median = medians[index] else { return nil }
             let line = Announcement.text(name: string.label, cents: Cents(median),
                                          inTune: abs(median) <= tolerance.value)
             return line.replacingOccurrences(of: ", ", with: " ")
         }.joined(separator: ", ")
+        let inTune = medians.allSatisfy { median in median.map { abs($0) <= tolerance.value } ?? true }
+        return Settled(line: line, isInTune: inTune)
     }
 }

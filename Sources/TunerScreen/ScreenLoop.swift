@@ -25,7 +25,7 @@ public final class ScreenLoop {
     /// goes back to the session.
     /// - Parameters:
     ///   - sounds: plays the tone (key t) and the chimes; nil: no sound (key t does nothing).
-    ///   - chime: a chime each time a note settles (`--chime`).
+    ///   - chime: a chime each time a note or, in strum mode, a strum settles (`--chime`).
     ///   - post: puts an event into the stream `run` consumes (`.soundEnded` when a sound is over).
     public init(model: ScreenModel, canvas: ScreenCanvas, input: ScreenInput, sounds: (any ScreenSounds)? = nil,
                 chime: Bool = false, post: @escaping @Sendable (ScreenEvent) -> Void = { _ in }) {
@@ -48,6 +48,7 @@ public final class ScreenLoop {
                 if chime, let settled = model.settledNow { play(.chime(inTune: settled.isInTune)) }
             case .strum(let measurement):
                 if model.apply(strum: measurement) { redrawIfChanged() }
+                if chime, let settled = model.strumSettledNow { play(.chime(inTune: settled.isInTune)) }
             case .soundEnded(let failure):
                 model.soundEnded(failure: failure)
                 redrawIfChanged()

@@ -142,6 +142,8 @@ public struct ScreenModel: Sendable {
     public private(set) var mute = InputMute()
     /// The note that settled at the latest reading (nil at most readings).
     public private(set) var settledNow: SettledNote?
+    /// The strum that settled at the latest strum reading (nil at most readings; strum mode).
+    public private(set) var strumSettledNow: StrumSettler.Settled?
     /// One line shown in place of the key help until the next key (e.g. why a sound could not play).
     public private(set) var notice: String?
     /// True while the history graph is shown (key h).
@@ -253,12 +255,18 @@ public struct ScreenModel: Sendable {
     /// Takes a strum measurement (strum mode): every string judged against the tuning.
     @discardableResult
     public mutating func apply(strum measurement: PolyMeasurement) -> Bool {
+        strumSettledNow = nil
         guard let tuning, readsStrums else { return false }
+        // The tuner's own sound (a chime, the tone) is not read. The hop is skipped rather than read as
+        // silence: the strings still ringing after the chime are the strum already settled, not a new
+        // one to chime again.
+        guard !mute.ignores(at: measurement.time) else { return false }
         let before = display
         let loudest = measurement.strings.map(\.level.value).filter(\.isFinite).max() ?? -120
         level = Decibels(loudest)
         let reading = StrumJudge(tuning: tuning, settings: settings, system: pipeline.system).reading(from: measurement)
-        _ = settler.process(reading)
+        settler.tolerance = settings.tolerance  // keys + and - change it
+        strumSettledNow = settler.settle(reading)
         strum = reading
         return display != before
     }

@@ -4,7 +4,8 @@ import Synchronization
 import TunerBridge
 import TunerMusic
 
-/// Feeds the screen's one event stream: measurements forwarded from the session, "keys waiting" from a
+/// Feeds the screen's one event stream (a bounded `ScreenEventQueue`: readings newest-only, other events
+/// kept up to its capacity): measurements forwarded from the session, "keys waiting" from a
 /// readable-stdin dispatch source, SIGWINCH as `.resize`, SIGINT/SIGTERM/SIGHUP/SIGQUIT as `.signal` (dispatch
 /// signal sources: the signals are set to SIG_IGN so the default action does not kill the process,
 /// and no work is done in a signal handler).
@@ -13,7 +14,8 @@ import TunerMusic
 /// (`resumeInput`), so a key press becomes exactly one event. `cancel` tears everything down.
 public final class TerminalEvents: @unchecked Sendable {
     public let stream: AsyncStream<ScreenEvent>
-    private let continuation: AsyncStream<ScreenEvent>.Continuation
+    /// Where every event goes; bounded whatever the loop does.
+    public let queue: ScreenEventQueue
     private let signalSources: [DispatchSourceSignal]
     private let inputSource: DispatchSourceRead
     /// Whether the stdin source is suspended (libdispatch must not release a suspended source).
@@ -24,36 +26,36 @@ public final class TerminalEvents: @unchecked Sendable {
     public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     public init() {
-        let (stream, continuation) = AsyncStream<ScreenEvent>.makeStream()
-        self.stream = stream
-        self.continuation = continuation
-        let queue = DispatchQueue(label: "tuner-terminal-events")
+        let queue = ScreenEventQueue()
+        self.queue = queue
+        self.stream = queue.stream
+        let dispatchQueue = DispatchQueue(label: "tuner-terminal-events")
         var sources: [DispatchSourceSignal] = []
         for number in Self.terminationSignals + [SIGWINCH] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: dispatchQueue)
             source.setEventHandler {
-                continuation.yield(number == SIGWINCH ? .resize : .signal(number))
+                queue.post(number == SIGWINCH ? .resize : .signal(number))
             }
             source.resume()
             sources.append(source)
         }
         signalSources = sources
-        inputSource = DispatchSource.makeReadSource(fileDescriptor: 0, queue: queue)
+        inputSource = DispatchSource.makeReadSource(fileDescriptor: 0, queue: dispatchQueue)
         let suspended = inputSuspended
         let input = inputSource
         inputSource.setEventHandler {
             suspended.value.withLock { isSuspended in
                 if !isSuspended { input.suspend(); isSuspended = true }
             }
-            continuation.yield(.input)
+            queue.post(.input)
         }
         inputSource.resume()
     }
 
     /// Puts `event` into the stream (e.g. `.soundEnded` from the thread that played a sound).
     public func post(_ event: ScreenEvent) {
-        continuation.yield(event)
+        queue.post(event)
     }
 
     /// Lets the stdin source fire again after the loop read the keys.
@@ -66,33 +68,33 @@ public final class TerminalEvents: @unchecked Sendable {
 
     /// Forwards the session's measurements into this stream (see `forwardReadings`).
     public func forward(_ session: TunerSession) {
-        forwarder = Self.forwardReadings(of: session, into: continuation)
+        forwarder = Self.forwardReadings(of: session, into: queue)
     }
 
     /// Forwards the measurements of a switchable session: single-string ones as `.measurement`, strum
     /// ones as `.strum`, then `.readingsEnded`.
     public func forward(_ session: SwitchableSession) {
-        let continuation = self.continuation
+        let queue = self.queue
         forwarder = Task {
             for await measurement in session.measurements {
                 switch measurement {
-                case .single(let m): continuation.yield(.measurement(m))
-                case .strum(let m): continuation.yield(.strum(m))
+                case .single(let m): queue.post(.measurement(m))
+                case .strum(let m): queue.post(.strum(m))
                 }
             }
             if Task.isCancelled { return }
-            continuation.yield(.readingsEnded(failure: session.failure.map { "\($0)" }))
+            queue.post(.readingsEnded(failure: session.failure.map { "\($0)" }))
         }
     }
 
     /// Forwards every measurement of `session` as `.measurement`, then `.readingsEnded` with the session's
     /// failure, if any. Cancelling the task ends the forwarding (and with it the session's stream).
     public static func forwardReadings(of session: TunerSession,
-                                       into continuation: AsyncStream<ScreenEvent>.Continuation) -> Task<Void, Never> {
+                                       into queue: ScreenEventQueue) -> Task<Void, Never> {
         Task {
-            for await measurement in session.measurements { continuation.yield(.measurement(measurement)) }
+            for await measurement in session.measurements { queue.post(.measurement(measurement)) }
             if Task.isCancelled { return }
-            continuation.yield(.readingsEnded(failure: session.failure.map { "\($0)" }))
+            queue.post(.readingsEnded(failure: session.failure.map { "\($0)" }))
         }
     }
 
@@ -103,7 +105,7 @@ public final class TerminalEvents: @unchecked Sendable {
         for source in signalSources { source.cancel() }
         inputSource.cancel()
         resumeInput()
-        continuation.finish()
+        queue.finish()
         for number in Self.terminationSignals + [SIGWINCH] { signal(number, SIG_DFL) }
     }
 }

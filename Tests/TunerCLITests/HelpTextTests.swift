@@ -110,8 +110,10 @@ import TunerTestSupport
                               (default: default)
       --chime                 Sound a short, quiet click through --playback-device
                               each time a note settles: two high ticks in tune, one
-                              low knock out of tune. Input is ignored while it
-                              sounds. With the screen, --announce or --speak.
+                              low knock out of tune (with --poly, each time a strum
+                              settles: in tune when every string heard is). Input is
+                              ignored while it sounds. With the screen, --announce
+                              or --speak.
       --plot <file.svg>       With --file: analyse the whole file, then write an SVG
                               graph of it to this path: cents from the nearest note
                               (with --tuning, the target string) against time, with

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TunerBridge
 import TunerMusic
@@ -93,5 +94,57 @@ struct SilentSounds: ScreenSounds {
         let control = await run(chime: false)
         #expect(control.soundPlaying == nil)
         #expect(control.shown?.note == Note(midi: 60), "without the chime, the same input is read")
+    }
+}
+
+/// `--chime` in strum mode (`--poly`, key p): a chime when the strum settles, in tune only when every
+/// heard string is, and the strum read while the chime sounds is ignored.
+@Suite struct ScreenStrumChimeTests {
+    static let guitar = Tuning.named("guitar")!
+
+    /// One hop: each string at `cents` from its target (nil: not heard).
+    static func strum(_ cents: [Double?], at time: Double) -> PolyMeasurement {
+        let targets = StrumJudge(tuning: guitar).targets
+        return PolyMeasurement(time: time, strings: zip(targets, cents).map { target, c in
+            StringMeasurement(frequency: c.map { Hertz(target.value * pow(2, $0 / 1200)) }, level: Decibels(-20),
+                              clarity: 0.9)
+        })
+    }
+
+    /// `first` for 0.8 s (it settles at 0.5 s), then `then` for 0.4 s — while the chime sounds.
+    func run(chime: Bool, first: [Double?], then: [Double?]) async -> ScreenModel {
+        let input = ScriptedInput()
+        let model = ScreenModel(sourceLabel: "fake", sampleRate: 48000, size: input.size, tuning: Self.guitar,
+                                readsStrums: true)
+        let loop = ScreenLoop(model: model, canvas: TextCanvas(size: input.size), input: input,
+                              sounds: SilentSounds(), chime: chime, post: { _ in })
+        let (stream, send) = AsyncStream<ScreenEvent>.makeStream()
+        for i in 0..<80 { send.yield(.strum(Self.strum(first, at: Double(i) / 100))) }
+        for i in 80..<120 { send.yield(.strum(Self.strum(then, at: Double(i) / 100))) }
+        send.yield(.signal(15))
+        _ = await loop.run(stream)
+        return loop.model
+    }
+
+    @Test func aStrumSettlingInTuneChimesInTuneAndTheChimeIsNotRead() async {
+        let inTune: [Double?] = [1, -1, 0, 2, nil, 1]  // a muted B string does not count
+        let other: [Double?] = [40, 40, 40, 40, 40, 40]
+        let model = await run(chime: true, first: inTune, then: other)
+        #expect(model.soundPlaying == .chime(inTune: true))
+        // The chime starts at the hop the strum settled on; nothing after it (0.8 s on, 40 ¢ sharp) was read.
+        #expect((model.strum?.time ?? 1) < 0.8, "the strum during the chime was ignored: \(String(describing: model.strum?.time))")
+        #expect(model.strum?.strings[0].map { abs($0.cents.value - 1) < 0.01 } == true)
+        let control = await run(chime: false, first: inTune, then: other)
+        #expect(control.soundPlaying == nil)
+        #expect(control.strum?.time == 1.19, "without the chime, the same input is read")
+    }
+
+    @Test func oneStringOutOfTuneChimesOutOfTune() async {
+        let tolerance = ScreenModel.Settings().tolerance.value
+        // Just inside and just outside the tolerance, on one string: bracketed from both sides.
+        let inside = await run(chime: true, first: [0, 0, 0, tolerance - 0.5, 0, 0], then: [0, 0, 0, 0, 0, 0])
+        #expect(inside.soundPlaying == .chime(inTune: true))
+        let outside = await run(chime: true, first: [0, 0, 0, tolerance + 0.5, 0, 0], then: [0, 0, 0, 0, 0, 0])
+        #expect(outside.soundPlaying == .chime(inTune: false))
     }
 }

@@ -32,16 +32,16 @@ final class OneNoteSource: AudioSource {
         let loop = ScreenLoop(model: ScreenModel(sourceLabel: session.sourceLabel, sampleRate: session.sampleRate,
                                                  size: input.size),
                               canvas: canvas, input: input)
-        let (events, continuation) = AsyncStream<ScreenEvent>.makeStream()
+        let events = ScreenEventQueue()
         var shownNote: String?
         loop.onFrame = { model in
             if model.shown != nil, shownNote == nil {
                 shownNote = canvas.lines.first { $0.contains(" Hz ") && !$0.contains("tolerance") }
-                continuation.yield(.signal(SIGTERM))  // seen it: end the loop
+                events.post(.signal(SIGTERM))  // seen it: end the loop
             }
         }
-        let forwarding = TerminalEvents.forwardReadings(of: session, into: continuation)
-        let outcome = await loop.run(events)
+        let forwarding = TerminalEvents.forwardReadings(of: session, into: events)
+        let outcome = await loop.run(events.stream)
         forwarding.cancel()
         session.stop()
         #expect(outcome == .signal(SIGTERM), "the loop ended because the note was drawn, not because input ran out")
