@@ -11,8 +11,11 @@ import TunerTestSupport
         try "pcm.out { type file slave.pcm null file \"\(out)\" format \"wav\" }\n"
             .write(toFile: tmux.path(".asoundrc"), atomically: true, encoding: .utf8)
         let file = tmux.path("a2.wav")
-        try writeSineWAV(path: file, frequency: 110, seconds: 8)
-        tmux.run("\(TmuxHarness.tunerPath) --file \(file) --playback-device out --duration 1 --tone-timbre pluck; echo EXIT=$?")
+        // The tone lasts 4 s and the file 40 s: on a loaded machine a capture of the pane can take most of a
+        // second, and a 1 s tone came and went between two captures (the test then failed on a screen that
+        // had shown it). The wait returns as soon as the state is seen, so this costs nothing when idle.
+        try writeSineWAV(path: file, frequency: 110, seconds: 40)
+        tmux.run("\(TmuxHarness.tunerPath) --file \(file) --playback-device out --duration 4 --tone-timbre pluck; echo EXIT=$?")
         #expect(tmux.waitFor { $0.contains("IN TUNE ✓") } != nil, "A2 shown:\n\(tmux.screen)")
 
         tmux.keys("t")
