@@ -9,12 +9,24 @@ enum ValueCompletion: Sendable, Equatable {
     case anything
     /// Paths.
     case files
-    /// These words.
-    case choices([String])
-    /// These words, and paths (`--temperament meantone` or `--temperament werck3.scl`).
-    case choicesAndFiles([String])
+    /// These words, and paths too when `alsoFiles` (see `choices` and `choicesAndFiles`).
+    case words(Words)
     /// The capture devices, from `tuner --list-devices` run when completing (so they are current).
     case captureDevices
+
+    /// A list of words to offer. One payload case holding a struct, rather than two cases holding an
+    /// array each: Swift tags a multi-payload enum in its pointers' spare bits, and LeakSanitizer could
+    /// not see the tagged array of a static flag table as reachable (`make sanitize` reported it as a
+    /// leak in every run of the binary).
+    struct Words: Sendable, Equatable {
+        var list: [String]
+        var alsoFiles: Bool
+    }
+
+    /// These words.
+    static func choices(_ list: [String]) -> ValueCompletion { .words(Words(list: list, alsoFiles: false)) }
+    /// These words, and paths (`--temperament meantone` or `--temperament werck3.scl`).
+    static func choicesAndFiles(_ list: [String]) -> ValueCompletion { .words(Words(list: list, alsoFiles: true)) }
 }
 
 /// `tuner --generate-completion-script bash|zsh|fish`: completion scripts made from the flag table, so
@@ -82,10 +94,11 @@ enum CompletionScript {
             switch flag.value {
             case .anything: reply = "return 0"
             case .files: reply = "compopt -o filenames 2>/dev/null; words=$(compgen -f -- \"$value\")"
-            case .choices(let list): reply = "words=$(compgen -W '\(list.joined(separator: " "))' -- \"$value\")"
-            case .choicesAndFiles(let list):
+            case .words(let words) where !words.alsoFiles:
+                reply = "words=$(compgen -W '\(words.list.joined(separator: " "))' -- \"$value\")"
+            case .words(let words):
                 reply = "compopt -o filenames 2>/dev/null; "
-                    + "words=$(compgen -W '\(list.joined(separator: " "))' -- \"$value\"; compgen -f -- \"$value\")"
+                    + "words=$(compgen -W '\(words.list.joined(separator: " "))' -- \"$value\"; compgen -f -- \"$value\")"
             case .captureDevices:
                 reply = "words=$(compgen -W \"$(\(deviceNames(tuner: "\"${COMP_WORDS[0]}\"")))\" -- \"$value\")"
             }
@@ -140,9 +153,10 @@ enum CompletionScript {
                 switch flag.value {
                 case .anything: action = ":\(flag.long):"
                 case .files: action = ":\(flag.long):_files"
-                case .choices(let list): action = ":\(flag.long):(\(list.joined(separator: " ")))"
-                case .choicesAndFiles(let list):
-                    action = ":\(flag.long):{compadd -- \(list.joined(separator: " ")); _files}"
+                case .words(let words) where !words.alsoFiles:
+                    action = ":\(flag.long):(\(words.list.joined(separator: " ")))"
+                case .words(let words):
+                    action = ":\(flag.long):{compadd -- \(words.list.joined(separator: " ")); _files}"
                 case .captureDevices: action = ":\(flag.long):_tuner_devices"
                 }
             }
@@ -184,8 +198,9 @@ enum CompletionScript {
                 switch flag.value {
                 case .anything: line += " -x"
                 case .files: line += " -r -F"
-                case .choices(let list): line += " -x -a \(quoted(list.joined(separator: " ")))"
-                case .choicesAndFiles(let list): line += " -r -F -a \(quoted(list.joined(separator: " ")))"
+                case .words(let words) where !words.alsoFiles:
+                    line += " -x -a \(quoted(words.list.joined(separator: " ")))"
+                case .words(let words): line += " -r -F -a \(quoted(words.list.joined(separator: " ")))"
                 case .captureDevices:
                     line += " -x -a \(quoted("(" + deviceNames(tuner: "command (commandline -opc)[1]") + ")"))"
                 }
