@@ -64,23 +64,29 @@ struct AllocationTests {
             count += 1
             if pipeline.reading(from: measurement).isInTune { inTune += 1 }
         }
-        // The first pass warms up what the Swift runtime makes once (type metadata caches);
-        // the second pass must allocate nothing.
-        var perPass: [UInt] = []
-        for _ in 0..<2 {
-            samples.withUnsafeBufferPointer { buffer in
-                alloc_counter_start()
-                var start = 0
-                while start < buffer.count {
-                    let n = min(512, buffer.count - start)
-                    engine.process(UnsafeBufferPointer(rebasing: buffer[start..<start + n]))
-                    start += n
-                }
-                perPass.append(alloc_counter_stop())
-            }
-        }
+        let perPass = allocationsPerPass(feeding: samples, to: engine.process)
         #expect(perPass[1] == 0, "allocations per pass: \(perPass)")
         #expect(count == 400)
         #expect(inTune > 300)
     }
+}
+
+/// Feeds `samples` to `process` in 512-sample blocks, twice, and returns the allocations counted in each
+/// pass. The first pass warms up what the Swift runtime makes once (type metadata caches); a real-time
+/// path must allocate nothing in the second.
+func allocationsPerPass(feeding samples: [Float], to process: (UnsafeBufferPointer<Float>) -> Void) -> [UInt] {
+    var perPass: [UInt] = []
+    for _ in 0..<2 {
+        samples.withUnsafeBufferPointer { buffer in
+            alloc_counter_start()
+            var start = 0
+            while start < buffer.count {
+                let n = min(512, buffer.count - start)
+                process(UnsafeBufferPointer(rebasing: buffer[start..<start + n]))
+                start += n
+            }
+            perPass.append(alloc_counter_stop())
+        }
+    }
+    return perPass
 }

@@ -76,21 +76,7 @@ struct PolyAllocationTests {
             for string in measurement.strings where string.frequency != nil { heard += 1 }
             kept.append(measurement)  // as the session's handoff does: a copy into reserved storage
         }
-        // The first pass warms up what the Swift runtime makes once (type metadata caches);
-        // the second pass must allocate nothing.
-        var perPass: [UInt] = []
-        for _ in 0..<2 {
-            strum.withUnsafeBufferPointer { buffer in
-                alloc_counter_start()
-                var start = 0
-                while start < buffer.count {
-                    let n = min(512, buffer.count - start)
-                    engine.process(UnsafeBufferPointer(rebasing: buffer[start..<start + n]))
-                    start += n
-                }
-                perPass.append(alloc_counter_stop())
-            }
-        }
+        let perPass = allocationsPerPass(feeding: strum, to: engine.process)
         #expect(perPass[1] == 0, "allocations per pass: \(perPass)")
         #expect(hops == 2 * strum.count / 480)
         #expect(kept.count == hops && kept.allSatisfy { $0.strings.count == 6 })
