@@ -117,6 +117,15 @@ engine-test: deps
 	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o $(ENGINE_TEST) CTuner/src/*.cpp CTuner/tests/*.cpp -lfftw3f -lm -lpthread
 	$(ENGINE_TEST)
 
+# `make fft-wisdom` — regathers the FFTW_PATIENT wisdom the engine imports (CTuner/src/FftWisdomText.cpp,
+# see CTuner/src/FftWisdom.hpp): a few minutes. Its plans move the readings' last bits, so compare
+# readings before and after (Benchmarks/same_readings.py) and commit it with the figures.
+.PHONY: fft-wisdom
+fft-wisdom: deps
+	@mkdir -p .build
+	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o .build/make-fft-wisdom CTuner/tools/make_fft_wisdom.cpp -lfftw3f
+	.build/make-fft-wisdom CTuner/src/FftWisdomText.cpp
+
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
