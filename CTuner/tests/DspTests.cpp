@@ -8,6 +8,7 @@
 #include "../src/Ring.hpp"
 #include "../src/WindowCache.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -151,6 +152,37 @@ TEST(decimatorKeepsTheNotesAndStopsWhatWouldAlias) {
     // At 96 kHz (factor 4) likewise.
     CHECK(std::abs(db(gainAt(4, 96000, 4200))) < 0.1, "96 kHz, 4200 Hz: %.2f dB", db(gainAt(4, 96000, 4200)));
     CHECK(db(gainAt(4, 96000, 14400)) < -75, "96 kHz, 14.4 kHz: %.1f dB", db(gainAt(4, 96000, 14400)));
+}
+
+// Each output is the FIR over the T inputs it follows, whatever pieces the input came in: one
+// sample at a time, pieces across the decimator's block, a piece longer than a block.
+TEST(decimatorOutputsTheFilterOfItsInputWhateverThePieces) {
+    for (std::size_t factor : {2, 3, 4}) {
+        std::vector<float> x(3 * kDecimatorBlock + 37);
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(std::sin(0.37 * double(i)) + 0.25 * std::cos(1.9 * double(i)));
+        Decimator reference(factor);
+        const std::vector<float> &h = reference.taps();
+        const std::size_t T = h.size(), outputs = x.size() / factor;
+        std::vector<double> expected(outputs);
+        for (std::size_t o = 0; o < outputs; ++o) {
+            const std::size_t last = (o + 1) * factor - 1;  // the input that completes output o
+            double acc = 0;
+            for (std::size_t j = 0; j < T; ++j) {
+                const long at = long(last) - long(T - 1) + long(j);
+                acc += at >= 0 ? double(h[j]) * double(x[std::size_t(at)]) : 0.0;
+            }
+            expected[o] = acc;
+        }
+        for (std::size_t piece : {std::size_t(1), std::size_t(7), kDecimatorBlock - 1, x.size()}) {
+            Decimator d(factor);
+            Ring out(outputs);
+            for (std::size_t at = 0; at < x.size(); at += piece) d.push(x.data() + at, std::min(piece, x.size() - at), out);
+            const float *y = out.latest(outputs);
+            double worst = 0;
+            for (std::size_t o = 0; o < outputs; ++o) worst = std::max(worst, std::abs(double(y[o]) - expected[o]));
+            CHECK(worst < 1e-6, "factor %zu, pieces of %zu: off by %g", factor, piece, worst);
+        }
+    }
 }
 
 TEST(decimatorTapsAreSymmetricAndSumToOne) {
