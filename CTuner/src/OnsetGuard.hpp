@@ -30,6 +30,9 @@ struct Break {
 /// A2), the 1 s Stratocaster's tape-echo repeat at 57× (public real recordings).
 constexpr double kAttackOverBefore = 20.0;
 
+/// Whether a break is the start of a new note (see kAttackOverBefore).
+inline bool isAttack(const Break &b) { return b.found && b.overBefore >= kAttackOverBefore; }
+
 /// Whether the newest hop (`hopDecimated` samples of the decimated input `x`, at `fsDecimated`) holds
 /// new sound over a note at `frequency`. `consumed` is the input sample count at the newest sample,
 /// `decimation` the input samples per decimated one.

@@ -79,7 +79,7 @@ HopState Tracker::hop(const Ring &history, const Ring &decimated, unsigned long 
         if (b.found) {
             m.hadBreak = true;
             m.breakAt = b.at;
-            if (b.overBefore >= kAttackOverBefore) r.onset = 1;
+            if (isAttack(b)) r.onset = 1;
         }
     }
 
