@@ -19,7 +19,7 @@ void LevelRise::reset() {
     rising_ = false;
 }
 
-bool LevelRise::process(double time, double level) {
+bool LevelRise::process(double time, double level, bool heardElsewhere) {
     // Keep the results of the last kLookbackSeconds (this one included); when the ring is full the
     // oldest, already outside the lookback at a steady hop, makes room.
     if (count_ == entries_.size()) {
@@ -31,6 +31,12 @@ bool LevelRise::process(double time, double level) {
     while (count_ > 0 && entries_[head_].time < time - kLookbackSeconds - kTimeSlack) {
         head_ = (head_ + 1) % entries_.size();
         --count_;
+    }
+    if (heardElsewhere) {
+        rising_ = true;
+        peak_ = level;
+        peakAt_ = time;
+        return true;
     }
     if (rising_) {
         if (level > peak_) {

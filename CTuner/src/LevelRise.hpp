@@ -29,8 +29,10 @@ class LevelRise {
 public:
     /// `hopSeconds`: the time between results (sizes the memory).
     explicit LevelRise(double hopSeconds);
-    /// Takes the next result's time and level (dBFS); true when an attack starts at it.
-    bool process(double time, double levelDb);
+    /// Takes the next result's time and level (dBFS); true when an attack starts at it. `heardElsewhere`:
+    /// an attack was heard at this result another way (a periodicity break); it is one attack with the
+    /// level's rise that follows it, so true is returned and no other attack until the level stops rising.
+    bool process(double time, double levelDb, bool heardElsewhere = false);
     /// Forgets the levels seen, as at the start of a new input.
     void reset();
 

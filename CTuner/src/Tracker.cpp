@@ -60,8 +60,9 @@ HopState Tracker::analyse(const Ring &history, const Ring &decimated, unsigned l
         m.lastFrequency = 0;
         break;
     }
-    // The onset: a periodicity break over the ringing note (set in hop) or the level rising.
-    if (rise_.process(r.time, r.level_db)) r.onset = 1;
+    // The onset: a periodicity break over the ringing note (set in hop) or the level rising; a break
+    // and the rise of the level after it are one attack.
+    if (rise_.process(r.time, r.level_db, r.onset != 0)) r.onset = 1;
     return state;
 }
 

@@ -68,6 +68,22 @@ TEST(levelRiseIsOneAttackUntilTheLevelStopsRisingForRiseSeconds) {
     CHECK(twoSteps.size() == 2, "%zu attacks", twoSteps.size());
 }
 
+TEST(levelRiseTakesAnAttackHeardElsewhereAsTheStartOfItsRise) {
+    // −30 dB, an attack heard by the break at 1.0 s while the level is still −30, then +10 dB at
+    // 1.03 s: one attack (the break's). Without the break, the rise is the attack.
+    for (bool heard : {true, false}) {
+        LevelRise rise(0.01);
+        std::vector<double> found;
+        for (int i = 0; i < 200; ++i) {
+            const double t = i * 0.01;
+            if (rise.process(t, t < 1.03 - 1e-9 ? -30.0 : -20.0, heard && i == 100)) found.push_back(t);
+        }
+        const double expected = heard ? 1.0 : 1.03;
+        CHECK(found.size() == 1 && std::abs(found[0] - expected) < 1e-9, "heard %d: %zu attacks, first %g", int(heard),
+              found.size(), found.empty() ? -1.0 : found[0]);
+    }
+}
+
 TEST(levelRiseForgetsOnReset) {
     LevelRise rise(0.01);
     for (int i = 0; i < 50; ++i) rise.process(i * 0.01, -80);
@@ -110,6 +126,7 @@ TEST(engineHearsARepluckAtTheSameLevelThatTheLevelAloneMisses) {
         if (levelOnly.process(r.time, r.level_db) && r.time > 0.3) ++levelAttacks;
         if (!r.onset || r.time < 0.3) continue;
         const bool atRepluck = (r.time > 0.93 && r.time <= 0.951) || (r.time > 1.86 && r.time <= 1.881);
+        // (one onset per re-pluck: two in its window would count twice)
         (atRepluck ? atReplucks : elsewhere) += 1;
     }
     CHECK(levelAttacks == 0, "the level alone heard %d attacks after the first pluck", levelAttacks);
