@@ -152,12 +152,7 @@ TEST(engineFlagsANoteAfterSilenceAndAPluckOverARingingOneAsOnsets) {
     const std::size_t pluck = std::size_t(0.6 * fs) + 100;
     for (std::size_t n = pluck; n < x.size(); ++n)
         x[n] += float(0.4 * std::exp(-double(n - pluck) / fs / 0.5) * std::sin(2 * kPi * 329.63 * double(n - pluck) / fs));
-    ct_config c;
-    ct_config_default(&c, fs);
-    PitchEngine engine(c);
-    std::vector<ct_result> results;
-    engine.onResultReady = [&](ct_result r) { results.push_back(r); };
-    engine.process(x.data(), x.size());
+    const std::vector<ct_result> results = signals::resultsOf(x, fs);
     double firstPitch = -1;
     std::vector<double> onsets;
     for (const ct_result &r : results) {

@@ -6,7 +6,6 @@
 
 #include "../src/LevelRise.hpp"
 #include "../src/OnsetGuard.hpp"
-#include "../src/PitchEngine.hpp"
 
 #include <functional>
 
@@ -114,13 +113,8 @@ TEST(engineHearsARepluckAtTheSameLevelThatTheLevelAloneMisses) {
     }
     std::vector<float> x;
     for (int i = 0; i < 3; ++i) x.insert(x.end(), pluck.begin(), pluck.end());
-    ct_config c;
-    ct_config_default(&c, fs);
-    PitchEngine engine(c);
-    std::vector<ct_result> results;
-    engine.onResultReady = [&](ct_result r) { results.push_back(r); };
-    engine.process(x.data(), x.size());
-    LevelRise levelOnly(c.hop_seconds);
+    const std::vector<ct_result> results = signals::resultsOf(x, fs);
+    LevelRise levelOnly(0.01);  // the default hop
     int levelAttacks = 0, atReplucks = 0, elsewhere = 0;
     for (const ct_result &r : results) {
         if (levelOnly.process(r.time, r.level_db) && r.time > 0.3) ++levelAttacks;
