@@ -26,7 +26,8 @@ judgement; strings whose truth is within 0.25 ¢ of the ±3 ¢ edge are left out
 how often a muted string is reported (hops from the strum on); time from the strum until every
 sounding string reads within ±1 ¢ of its final value (median of its last 0.5 s) for 0.1 s in a row —
 and, reported beside it, until they all stay within it to the end (a hop where a string is not heard
-has no reading and does not count against it); CPU seconds of the
+has no reading and does not count against it, except before the string's first reading: a string not
+read yet has not settled; a string never heard is left out); CPU seconds of the
 `tuner` process per audio second (user + system, whole process, file decode included).
 """
 
@@ -218,6 +219,9 @@ def score(hops, truth, strum):
         final = np.nanmedian(cents[last, i]) if np.any(~np.isnan(cents[last, i])) else np.nan
         finals.append((i, final))
         ok &= np.isnan(cents[:, i]) | (np.abs(cents[:, i] - final) <= SETTLE_CENTS)  # not heard: no reading
+        heard = np.where(~np.isnan(cents[:, i]))[0]
+        if len(heard) and not np.isnan(final):
+            ok[:heard[0]] = False  # … but a string not read yet has not settled either
     ok &= times >= strum + 0.05  # hops before the strum (and its first 50 ms, all silent) do not count
     bad = np.where(~ok)[0]
     first_good = bad[-1] + 1 if len(bad) else 0
