@@ -136,6 +136,11 @@ double SpectralFrames::phaseVocoder(const RealFFT &f, long peak, std::size_t D) 
     return (omegaRef + deviation / double(D)) * fs_ / (2.0 * kPi);
 }
 
+double SpectralFrames::olderMagnitude(long bin) const {
+    if (bin < 0 || std::size_t(2 * bin + 1) >= previousSpectrum_.size()) return 0;
+    return std::hypot(double(previousSpectrum_[2 * bin]), double(previousSpectrum_[2 * bin + 1]));
+}
+
 Candidate SpectralFrames::candidateNear(const RealFFT &f, std::size_t D, double predicted, double radius,
                                         double binHz, double floor, double strongest) const {
     const std::vector<float> &magnitudes = magnitudes_;

@@ -71,6 +71,9 @@ public:
     Candidate localPeakNear(const RealFFT &f, std::size_t D, double predicted, double radius, double binHz,
                             double floor, double strongest) const;
 
+    /// The magnitude at `bin` in the older frame of the last framePair() (0 outside its analysed bins).
+    double olderMagnitude(long bin) const;
+
     const std::vector<float> &magnitudes() const { return magnitudes_; }
     double fs() const { return fs_; }
 
