@@ -45,7 +45,10 @@ constexpr double kMaxStringInharmonicity = 5e-4;
 /// string's partials decay by ~0.3–3 dB over the pair, but two beating partials in one peak can rise
 /// more; excluding rising peaks at every hop lost 2–3 % of the tuning seeds' string-hops (0.68 → 0.04 %
 /// muted reports, but 2.6 → 4.6 % sounding string-hops not heard), and a string not followed through
-/// the attack was sometimes never found again by the coarse search (three strings of 60).
+/// the attack was sometimes never found again by the coarse search (three strings of 60). PolyTests
+/// bracket it from above (at 8 muted strings are heard in the attack); below 1 every peak of an attack
+/// counts as rising, which neither the tests nor the tuning seeds told from 2 (0.8 tried): only
+/// kAttackEnergyRise bounds the guard's cost.
 constexpr double kAttackRise = 2.0;
 /// A string is heard when at least this many of its partials are its own …
 constexpr std::size_t kMinOwnPartials = 2;
