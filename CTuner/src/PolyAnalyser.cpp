@@ -36,9 +36,9 @@ constexpr double kPartialLimitOfRate = 0.45;
 /// The frame pair is in an attack (a strum has begun between them) when the newer frame's energy up
 /// to the partial limit is this many times (6 dB) the older one's: a ringing strum's energy falls
 /// over the pair (0.125 s); a new strum's rises by far more than 6 dB while the frame fills (then
-/// StringPartials' attack guard holds, kAttackRise). PolyTests bracket it: at 16 muted strings are
-/// heard in the attack; at 0.5 every hop is an attack and a string struck into a ringing strum is held
-/// back (0.20 → 0.25 s).
+/// StringPartials' attack guard holds, kAttackRise). PolyTests bracket it: without it (1e9) muted
+/// strings are heard in the attack (16 still passed them); at 0.5 every hop is an attack and a string
+/// struck into a ringing strum is held back (0.20 → 0.25 s).
 constexpr double kAttackEnergyRise = 4.0;
 /// The string levels are reported in dBFS of the strongest partial's RMS; −120 dBFS when not heard.
 constexpr double kSilenceDb = -120.0;

@@ -158,11 +158,11 @@ Candidate SpectralFrames::candidateNear(const RealFFT &f, std::size_t D, double 
 }
 
 Candidate SpectralFrames::localPeakNear(const RealFFT &f, std::size_t D, double predicted, double radius,
-                                        double binHz, double floor, double strongest) const {
+                                        double binHz, double floor, double strongest, double overFloor) const {
     const std::size_t bins = f.size / 2 + 1;
     const Peak p = peakAt(predicted, radius, binHz, bins);
     if (p.magnitude <= 0) return {};
-    if (p.magnitude < kPartialOverFloor * floor || p.magnitude < kPartialUnderStrongest * strongest) return {};
+    if (p.magnitude < overFloor * floor || p.magnitude < kPartialUnderStrongest * strongest) return {};
     const long peak = long(std::lround(p.frequency / binHz));
     return {peak, double(magnitudes_[peak]), phaseVocoder(f, peak, D)};
 }
