@@ -42,9 +42,11 @@ typedef struct ct_result {
     double confidence;
     /** RMS level of the analysis window in dBFS (−120 floor for digital silence). */
     double level_db;
-    /** 1 when an attack was heard in this hop: new sound breaking the periodicity of the note read
-     *  last (a pluck, also of the same string), or the first reading of a note (after a hop without
-     *  pitch, or more than 50 cents from the reading before). 0 otherwise. */
+    /** 1 when an attack was heard in this hop, the start of a new note: new sound clearly breaking the
+     *  periodicity of the note read last (a pluck, also of the same string at the same level;
+     *  OnsetGuard), or the level rising well above the recent past (a note after a rest, a re-attack,
+     *  a new bow stroke; LevelRise). One attack is one onset; a dropout of pitch inside a note is none.
+     *  0 otherwise. */
     int onset;
 } ct_result;
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ctuner {
 namespace {
@@ -68,7 +69,8 @@ Break periodicityBreak(const Ring &decimated, double fsDecimated, std::size_t ho
         const double now = difference(base + c * piece, piece, unused, own) / (perSample * double(piece));
         const bool louder = own / double(piece) >= kLouderRatio * ownBefore / double(base);
         if (louder && now > kBreakMeasure && now > kBreakOverBefore * before)
-            return {true, consumed - (unsigned long long)((pieces - c) * piece * decimation)};
+            return {true, consumed - (unsigned long long)((pieces - c) * piece * decimation),
+                    before > 0 ? now / before : std::numeric_limits<double>::infinity()};
     }
     return {};
 }

@@ -17,7 +17,8 @@ constexpr double kSilenceDb = -120.0;
 
 Tracker::Tracker(const Geometry &g)
     : g_(g), long_(g.nsdfWindow, g.minLag, g.maxLag), short_(g.shortWindow, g.minLag, g.shortMaxLag),
-      spectra_(g.fs, g.frameMin, g.frameMax), partials_(g.frameMin, g.frameMax) {}
+      spectra_(g.fs, g.frameMin, g.frameMax), partials_(g.frameMin, g.frameMax),
+      rise_(double(g.hop) / g.fs) {}
 
 double Tracker::previousFrequency(unsigned long long consumed) const {
     if (memory_.lastFrequency > 0) return memory_.lastFrequency;
@@ -52,7 +53,6 @@ HopState Tracker::analyse(const Ring &history, const Ring &decimated, unsigned l
         m.recentAt = consumed;
         r.has_pitch = 1;
         r.frequency = frequency;
-        if (m.heldSince == consumed) r.onset = 1;  // the first reading of a note
         break;
     case HopState::NotFinite:
         break;
@@ -60,6 +60,9 @@ HopState Tracker::analyse(const Ring &history, const Ring &decimated, unsigned l
         m.lastFrequency = 0;
         break;
     }
+    // The onset: a periodicity break over the ringing note (set in hop) or the level rising; a break
+    // and the rise of the level after it are one attack.
+    if (rise_.process(r.time, r.level_db, r.onset != 0)) r.onset = 1;
     return state;
 }
 
@@ -77,7 +80,7 @@ HopState Tracker::hop(const Ring &history, const Ring &decimated, unsigned long 
         if (b.found) {
             m.hadBreak = true;
             m.breakAt = b.at;
-            r.onset = 1;
+            if (isAttack(b)) r.onset = 1;
         }
     }
 

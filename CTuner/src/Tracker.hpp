@@ -4,6 +4,7 @@
 
 #include "../include/ctuner.h"
 #include "Geometry.hpp"
+#include "LevelRise.hpp"
 #include "Nsdf.hpp"
 #include "PartialSearch.hpp"
 #include "Ring.hpp"
@@ -55,7 +56,10 @@ public:
 
     /// One hop over the newest input (`consumed` samples so far); fills `r` and returns how it ended.
     HopState analyse(const Ring &history, const Ring &decimated, unsigned long long consumed, ct_result &r);
-    void reset() { memory_ = TrackerMemory{}; }
+    void reset() {
+        memory_ = TrackerMemory{};
+        rise_.reset();
+    }
     const TrackerMemory &memory() const { return memory_; }
 
 private:
@@ -69,6 +73,7 @@ private:
     SpectralFrames spectra_;
     PartialSearch partials_;
     TrackerMemory memory_;
+    LevelRise rise_;
 };
 
 } // namespace ctuner

@@ -132,7 +132,7 @@ TEST(trackerNamesHowEachHopEndedAndRemembersOnlyPitchedOnes) {
     decimated.push(xd.data(), xd.size());
     HopState s = t.analyse(history, decimated, 200000, r);
     CHECK(s == HopState::Pitched && std::abs(signals::cents(r.frequency, 220)) < 0.1, "state %d, %g Hz", int(s), r.frequency);
-    CHECK(r.onset == 1 && t.memory().heldSince == 200000, "the first reading of a note is not an onset");
+    CHECK(t.memory().heldSince == 200000, "the first reading does not start a note");
     CHECK(t.memory().lastFrequency == r.frequency && t.memory().recentAt == 200000, "pitch not remembered");
     s = t.analyse(history, decimated, 200000 + g.hop, r);
     CHECK(s == HopState::Pitched && r.onset == 0, "state %d, onset %d on a held note", int(s), r.onset);
@@ -141,27 +141,26 @@ TEST(trackerNamesHowEachHopEndedAndRemembersOnlyPitchedOnes) {
     CHECK(t.memory().lastFrequency == 0 && t.memory().recentFrequency > 0, "dropout forgot the recent note");
 }
 
-TEST(engineFlagsTheFirstReadingOfANoteAndAPluckOverARingingOneAsOnsets) {
-    // E2 rings for 0.6 s, then E4 is plucked over it. Onsets: E2's first reading, and the hop that
-    // holds E4's pluck (or the next); none while E2 holds.
+TEST(engineFlagsANoteAfterSilenceAndAPluckOverARingingOneAsOnsets) {
+    // 0.3 s of silence, E2 rings until 0.6 s, then E4 is plucked over it. Onsets: where E2 starts
+    // (its level rising from silence, before its first pitch), and the hop that holds E4's pluck (or
+    // the next); none while E2 holds.
     const double fs = 48000;
-    std::vector<float> x = signals::partials(82.41, {0.3, 0.2, 0.1}, fs, std::size_t(1.0 * fs));
+    std::vector<float> x(std::size_t(0.3 * fs), 0.0f);
+    std::vector<float> e2 = signals::partials(82.41, {0.3, 0.2, 0.1}, fs, std::size_t(0.7 * fs));
+    x.insert(x.end(), e2.begin(), e2.end());
     const std::size_t pluck = std::size_t(0.6 * fs) + 100;
     for (std::size_t n = pluck; n < x.size(); ++n)
         x[n] += float(0.4 * std::exp(-double(n - pluck) / fs / 0.5) * std::sin(2 * kPi * 329.63 * double(n - pluck) / fs));
-    ct_config c;
-    ct_config_default(&c, fs);
-    PitchEngine engine(c);
-    std::vector<ct_result> results;
-    engine.onResultReady = [&](ct_result r) { results.push_back(r); };
-    engine.process(x.data(), x.size());
+    const std::vector<ct_result> results = signals::resultsOf(x, fs);
     double firstPitch = -1;
     std::vector<double> onsets;
     for (const ct_result &r : results) {
         if (r.has_pitch && firstPitch < 0) firstPitch = r.time;
         if (r.onset) onsets.push_back(r.time);
     }
-    CHECK(!onsets.empty() && onsets.front() == firstPitch, "first onset %g, first pitch %g", onsets.empty() ? -1.0 : onsets.front(), firstPitch);
+    CHECK(!onsets.empty() && onsets.front() > 0.3 && onsets.front() <= firstPitch, "first onset %g, first pitch %g",
+          onsets.empty() ? -1.0 : onsets.front(), firstPitch);
     bool atPluck = false, whileHeld = false;
     for (double t : onsets) {
         if (t > double(pluck) / fs && t <= double(pluck) / fs + 0.021) atPluck = true;

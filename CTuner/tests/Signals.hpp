@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../src/Arithmetic.hpp"
+#include "../src/PitchEngine.hpp"
 #include "../src/Ring.hpp"
 
 namespace signals {
@@ -30,4 +31,14 @@ inline ctuner::Ring ringOf(const std::vector<float> &x) {
     return r;
 }
 inline double cents(double a, double b) { return 1200.0 * std::log2(a / b); }
+/// Every result of a default engine at `fs` fed `x` in one call.
+inline std::vector<ct_result> resultsOf(const std::vector<float> &x, double fs) {
+    ct_config c;
+    ct_config_default(&c, fs);
+    ctuner::PitchEngine engine(c);
+    std::vector<ct_result> results;
+    engine.onResultReady = [&](ct_result r) { results.push_back(r); };
+    engine.process(x.data(), x.size());
+    return results;
+}
 } // namespace signals

@@ -105,6 +105,6 @@ extension PitchMeasurement {
     init(_ r: ct_result) {
         let frequency: Hertz? = r.has_pitch != 0 && r.frequency.isFinite && r.frequency > 0 ? Hertz(r.frequency) : nil
         self.init(time: r.time, frequency: frequency, clarity: r.confidence.isFinite ? r.confidence : 0,
-                  level: Decibels(r.level_db.isFinite ? r.level_db : -120))
+                  level: Decibels(r.level_db.isFinite ? r.level_db : -120), onset: r.onset != 0)
     }
 }

@@ -9,11 +9,16 @@ public struct PitchMeasurement: Sendable, Equatable {
     public var clarity: Double
     /// RMS input level of the analysis window (−120 dBFS for digital silence).
     public var level: Decibels
+    /// True when the engine heard an attack in this hop (a pluck — also a re-pluck of the same string
+    /// at the same level —, a re-attack, a new bow stroke): the start of a new note. The engine's
+    /// `onset`; the settle logic (TunerMusic's `SettleDetector`) starts a note at it.
+    public var onset: Bool
 
-    public init(time: Double, frequency: Hertz?, clarity: Double, level: Decibels) {
+    public init(time: Double, frequency: Hertz?, clarity: Double, level: Decibels, onset: Bool = false) {
         self.time = time
         self.frequency = frequency
         self.clarity = clarity
         self.level = level
+        self.onset = onset
     }
 }

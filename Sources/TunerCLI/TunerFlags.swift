@@ -214,7 +214,7 @@ enum TunerFlags {
                 let words = value.split(whereSeparator: { $0 == " " || $0 == "," })
                 var offsets: [Cents] = []
                 for word in words {
-                    guard let cents = Double(word), Limits.offset.contains(cents),
+                    guard let cents = DecimalNumber.parse(word), Limits.offset.contains(cents),
                           abs(cents * 10 - (cents * 10).rounded()) < 1e-9 else {
                         throw .init("\"\(word)\" is not an offset: give one number of cents per string, "
                                     + "\(range(Limits.offset)) in steps of 0.1, e.g. --offsets \"0 -2 0 0 -1.5 0\"")
@@ -360,7 +360,7 @@ enum TunerFlags {
 
     /// Parses a finite number within `bounds`.
     static func parse(_ value: String, in bounds: ClosedRange<Double>) throws(OptionDefinition.InvalidValue) -> Double {
-        guard let parsed = Double(value), parsed.isFinite else {
+        guard let parsed = DecimalNumber.parse(value) else {
             throw .init("must be a number between \(Self.number(bounds.lowerBound)) and \(Self.number(bounds.upperBound))")
         }
         guard bounds.contains(parsed) else {

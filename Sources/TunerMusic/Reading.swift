@@ -12,13 +12,17 @@ public struct Reading: Sendable, Equatable {
     public var confidence: Double
     /// The in-tune tolerance this reading was judged with.
     public var tolerance: Cents
+    /// True when a new note starts at this reading: the engine heard an attack (`PitchMeasurement.onset`).
+    public var onset: Bool
 
-    public init(time: Double, pitch: Pitch?, level: Decibels, confidence: Double, tolerance: Cents) {
+    public init(time: Double, pitch: Pitch?, level: Decibels, confidence: Double, tolerance: Cents,
+                onset: Bool = false) {
         self.time = time
         self.pitch = pitch
         self.level = level
         self.confidence = confidence
         self.tolerance = tolerance
+        self.onset = onset
     }
 
     /// True when there is a pitch and it is within the tolerance of its note (|cents| ≤ tolerance).

@@ -48,7 +48,7 @@ public struct ReadingPipeline: Sendable {
             }
         }
         return Reading(time: measurement.time, pitch: pitch, level: measurement.level,
-                       confidence: measurement.clarity, tolerance: settings.tolerance)
+                       confidence: measurement.clarity, tolerance: settings.tolerance, onset: measurement.onset)
     }
 
     /// Takes the next measurement. With `ignored` (the tuner is speaking) it counts as having no pitch.

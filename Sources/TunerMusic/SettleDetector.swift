@@ -11,8 +11,10 @@ import Darwin
 /// pluck, a bow stroke, a held tone), the way a player hears it, whatever its pitch does while it
 /// sounds.
 ///
-/// **Notes.** A note starts at the start of the input and at each onset (`OnsetDetector`: the input
-/// level jumping up, as a pluck or a re-attack does). Within one note there is at most one event,
+/// **Notes.** A note starts at the start of the input and at each onset: a reading whose `onset` is
+/// set, i.e. where the engine heard an attack (a pluck breaking the periodicity of the string that
+/// rings, also at the same level, or the level jumping up as a pluck, a re-attack or a bow stroke
+/// after a rest does; `CTuner/src/OnsetGuard.hpp` and `LevelRise.hpp`). Onsets are found once, there. Within one note there is at most one event,
 /// however its pitch sinks while it decays, wavers under a bow or a vibrato, drops out at the gate
 /// or slips to a partial as the fundamental fades: a reading at the 2nd, 3rd or 4th partial of the
 /// pitch the note started on (or at the note an octave or two below it) is folded back onto it, so
@@ -85,9 +87,6 @@ public struct SettleDetector: Sendable {
     /// pizzicato G3 (0.7 s of pitch, never steady) differs 10.2 ¢; a slide of 25 ¢ or more across
     /// the note does not settle (its halves differ by half of it).
     public var releaseDrift: Cents
-    /// Finds the onsets that start new notes.
-    public var onsets: OnsetDetector
-
     /// What a reading is measured from: the target string with a tuning, else the nearest note.
     private struct Key: Equatable {
         var note: Note
@@ -133,7 +132,7 @@ public struct SettleDetector: Sendable {
     public init(window: Double = 0.4, spread: Cents = Cents(6), drift: Cents = Cents(3),
                 waverWindow: Double = 1.0, waverSpread: Cents = Cents(30), waverDrift: Cents = Cents(6),
                 coverage: Double = 0.5, rearmDistance: Cents = Cents(20), releaseGap: Double = 0.2,
-                releaseDrift: Cents = Cents(12), onsets: OnsetDetector = OnsetDetector()) {
+                releaseDrift: Cents = Cents(12)) {
         self.window = window
         self.spread = spread
         self.drift = drift
@@ -144,17 +143,16 @@ public struct SettleDetector: Sendable {
         self.rearmDistance = rearmDistance
         self.releaseGap = releaseGap
         self.releaseDrift = releaseDrift
-        self.onsets = onsets
     }
 
     /// Takes the next reading (with its target string when a tuning is set) and returns the event
     /// when a note settles at this reading, else nil. An `ignored` reading (the tuner is speaking)
-    /// counts as having no pitch and its level is not looked at, so the tuner's own voice neither
+    /// counts as having no pitch and its onset is not looked at, so the tuner's own voice neither
     /// settles nor starts a note.
     public mutating func process(_ reading: Reading, target: TargetReading? = nil, ignored: Bool = false) -> SettledNote? {
         let time = reading.time
         var released: SettledNote?
-        if !ignored, onsets.process(time: time, level: reading.level.value) {
+        if !ignored, reading.onset {
             released = release(at: time, tolerance: reading.tolerance)
             startNote()
         }
@@ -226,7 +224,6 @@ public struct SettleDetector: Sendable {
 
     /// Forgets everything, as at the start of a new input.
     public mutating func reset() {
-        onsets.reset()
         startNote()
     }
 

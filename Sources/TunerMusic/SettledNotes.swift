@@ -73,7 +73,7 @@ public final class SettledNotes: AsyncSequence, Sendable {
         control.request.store(number, ordering: .relaxed)
     }
 
-    /// While on, readings count as having no pitch (no needle, no events) and their level starts no
+    /// While on, readings count as having no pitch (no needle, no events) and their onset starts no
     /// note, so a string still ringing after the tuner spoke is not announced again: the
     /// tuner does not tune its own voice while it speaks. Input stays ignored for `ignoreTail`
     /// seconds of reading time after it is turned off.

@@ -301,6 +301,11 @@ extension BadInputMatrixTests {
         Row(#"$TUNER --a4 399.9"#, 64, "Invalid value '399.9' for '--a4 <hz>': must be between 400 and 480."),
         Row(#"$TUNER --a4 442Hz"#, 64, "Invalid value '442Hz' for '--a4 <hz>'"),
         Row(#"$TUNER --a4 """#, 64, "Invalid value '' for '--a4 <hz>'"),
+        // Swift's Double("0x1b8") is 440 and Double("nan") is NaN: a tuner takes decimal numbers only.
+        Row(#"$TUNER --a4 0x1b8"#, 64, "Invalid value '0x1b8' for '--a4 <hz>': must be a number between 400 and 480."),
+        Row(#"$TUNER --a4 nan"#, 64, "Invalid value 'nan' for '--a4 <hz>': must be a number between 400 and 480."),
+        Row(#"$TUNER --tolerance 0x2"#, 64, "Invalid value '0x2' for '--tolerance"),
+        Row(#"$TUNER --a4 4.42e2 --version | grep -q '^tuner '"#, 0, nil),
         Row(#"$TUNER --output SCREEN"#, 64, "Invalid value 'SCREEN' for '--output <format>': must be one of screen, text, jsonl."),
         Row(#"$TUNER --output="#, 64, "Invalid value '' for '--output <format>'"),
         Row(#"$TUNER -f a2.wav --channel -1"#, 64, "Invalid value '-1' for '--channel <n>': must be a whole number, 1 or more."),

@@ -85,6 +85,22 @@ import TunerBridge
         for (event, start) in zip(found, [0.0, 1.5, 3.0]) { #expect(event.start >= start && event.time < start + 1.5) }
     }
 
+    @Test func aRepluckAtTheSameLevelIsANewEvent() throws {
+        // The A string stopped and plucked again every 0.9 s at the same strength, decaying only
+        // 1.2 dB in between: no level rise to hear, only the break in its periodicity (the engine's
+        // onset). Three events, one per pluck; the level alone (the Swift detector before issue 13)
+        // gave one.
+        let pluck = Synth.Pluck(frequency: Hertz(110), decay: 6).render(seconds: 0.9, sampleRate: MusicianSignals.rate)
+        let readings = try MusicianSignals.readings(of: pluck + pluck + pluck)
+        let found = events(readings)
+        #expect(found.count == 3, "\(found)")
+        #expect(found.allSatisfy { $0.note.description == "A2" })
+        for (event, start) in zip(found, [0.0, 0.9, 1.8]) { #expect(event.start >= start && event.time < start + 0.9) }
+        // The readings' levels around each re-pluck stay within the detector's 6 dB rise.
+        let levels = readings.filter { $0.time > 0.3 }.map(\.level.value)
+        #expect((levels.max() ?? 0) - (levels.min() ?? 0) < 6, "levels \(levels.min() ?? 0)…\(levels.max() ?? 0)")
+    }
+
     @Test func aPegTurnedWhileABowedStringSoundsIsOneEventPerPosition() throws {
         // D3 bowed 15 ¢ flat with a ±4 ¢ waver; at 1.6 s the peg is turned up 30 ¢ over 0.3 s and
         // left there. Two events: −15 and +15.

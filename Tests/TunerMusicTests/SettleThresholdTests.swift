@@ -3,7 +3,8 @@ import Testing
 import TunerBridge
 @testable import TunerMusic
 
-/// Every settle and onset threshold bracketed from both sides with hand-made readings: each case
+/// Every settle threshold bracketed from both sides with hand-made readings (the onset thresholds are
+/// the engine's: CTuner/tests/OnsetTests.cpp): each case
 /// sits just inside or just outside one threshold, so moving that threshold by about a sixth of its
 /// value (6 → 5 or 7 ¢, 0.4 → 0.35 or 0.45 s, 6 → 5.5 or 6.5 dB) fails a test.
 @Suite struct SettleThresholdTests {
@@ -111,61 +112,42 @@ import TunerBridge
         #expect(short(43).isEmpty, "\(short(43))")
     }
 
-    // ---- onsets
+    // ---- onsets (found by the engine: CTuner/src/LevelRise and OnsetGuard, bracketed in
+    // CTuner/tests/GuardTests.cpp; here only what the settle logic does with them)
 
-    func onsets(_ levels: [(Double, Double)], _ detector: OnsetDetector = OnsetDetector()) -> [Double] {
-        var detector = detector
-        return levels.compactMap { detector.process(time: $0.0, level: $0.1) ? $0.0 : nil }
-    }
-
-    /// `level(t)` every 10 ms for `seconds`.
-    static func levels(seconds: Double, _ level: (Double) -> Double) -> [(Double, Double)] {
-        (0..<Int((seconds * 100).rounded())).map { i in (Double(i) * 0.01, level(Double(i) * 0.01)) }
-    }
-
-    @Test func aRiseOfSixDecibelsIsAnOnset() {
-        #expect(onsets(Self.levels(seconds: 2) { $0 < 1 ? -30 : -24.5 }).isEmpty)
-        #expect(onsets(Self.levels(seconds: 2) { $0 < 1 ? -30 : -23.5 }) .count == 1)
-    }
-
-    @Test func aDipNarrowerThanTheLookbackIsNoOnset() {
-        // −20 dB, nothing for w seconds (−80 dB), −20 dB again: the same note for w = 0.31 s,
-        // a new one for w = 0.39 s (lookback − riseTime = 0.35 s).
-        func dip(_ w: Double) -> [Double] {
-            onsets(Self.levels(seconds: 3) { t in t >= 1 && t < 1 + w - 1e-9 ? -80 : -20 })
+    /// A2 held steady for 2 s at one level, with the engine's onset set on the readings at `onsets`.
+    static func held(onsets: [Double]) -> [Reading] {
+        MusicianSignals.path("A2", seconds: 2, cents: { _ in 1 }).map { r in
+            var r = r
+            r.onset = onsets.contains { abs($0 - r.time) < 0.001 }
+            return r
         }
-        #expect(dip(0.31).isEmpty)
-        #expect(dip(0.39).count == 1)
     }
 
-    @Test func aJumpOfEightDecibelsOverTwoAboveTheLevelBeforeIsAnOnset() {
-        // −30 dB; a 50 ms dip of x dB; back at −30 + o dB.
-        func jump(dip x: Double, over o: Double) -> [Double] {
-            onsets(Self.levels(seconds: 2) { t in t < 1 ? -30 : t < 1.05 - 1e-9 ? -30 - x : -30 + o })
+    @Test func aReadingWithOnsetSetStartsANewNote() {
+        // The same pitch at the same level: one event without an onset, a second one 0.4 s after it.
+        #expect(events(Self.held(onsets: [])).count == 1)
+        let again = events(Self.held(onsets: [1.0]))
+        #expect(again.count == 2, "\(again)")
+        #expect(again.last.map { $0.start >= 1.0 - 1e-9 && abs($0.time - 1.4) < 0.005 } == true, "\(again)")
+    }
+
+    @Test func anOnsetWhileTheTunerSpeaksStartsNoNote() {
+        // The onset at 1.0 s falls on an ignored reading: the note that settled before is not announced again.
+        var detector = SettleDetector()
+        let found = Self.held(onsets: [1.0]).compactMap { r in
+            detector.process(r, ignored: r.time >= 0.95 && r.time < 1.05)
         }
-        #expect(jump(dip: 4.5, over: 3).isEmpty, "a 7.5 dB jump")
-        #expect(jump(dip: 5.5, over: 3).count == 1, "an 8.5 dB jump")
-        #expect(jump(dip: 10, over: 1.5).isEmpty, "1.5 dB above the level before")
-        #expect(jump(dip: 10, over: 2.5).count == 1, "2.5 dB above the level before")
+        #expect(found.count == 1, "\(found)")
     }
 
-    @Test func aJumpCountsFromTheQuietestOfTheLastTenthOfASecond() {
-        // −30 dB; 50 ms at −40; −30 for g seconds; then −27: a jump from the dip only if g < 0.1 s.
-        func after(_ g: Double) -> [Double] {
-            onsets(Self.levels(seconds: 2) { t in
-                t < 1 ? -30 : t < 1.05 - 1e-9 ? -40 : t < 1.05 + g - 1e-9 ? -30 : -27
-            })
+    @Test func aLevelRiseWithoutTheEnginesOnsetIsTheSameNote() {
+        // The settle logic no longer reads the level: +20 dB with no onset flag is not a new note.
+        let louder = Self.held(onsets: []).map { r in
+            var r = r
+            if r.time >= 1 { r.level = Decibels(0) }
+            return r
         }
-        #expect(after(0.07).count == 1)
-        #expect(after(0.13).isEmpty)
-    }
-
-    @Test func anAttackIsOneOnsetUntilItStopsRisingForRiseTime() {
-        // A slow attack: +7 dB every 0.12 s, six times: one onset. Two steps of +10 dB 0.2 s apart:
-        // two onsets (the first attack stopped rising 0.15 s before the second).
-        let staircase = onsets(Self.levels(seconds: 3) { t in t < 1 ? -60 : -60 + 7 * min(6, ((t - 1) / 0.12 + 1e-9).rounded(.down) + 1) })
-        #expect(staircase == [1.0], "\(staircase)")
-        let twoSteps = onsets(Self.levels(seconds: 3) { t in t < 1 ? -50 : t < 1.2 - 1e-9 ? -40 : -30 })
-        #expect(twoSteps.count == 2, "\(twoSteps)")
+        #expect(events(louder).count == 1)
     }
 }

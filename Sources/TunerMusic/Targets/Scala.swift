@@ -155,7 +155,7 @@ public enum Scala {
             }
             let word = firstWord(lines[index].text)
             let isNote = field.hasSuffix("note")
-            guard let value = Double(word), value.isFinite,
+            guard let value = DecimalNumber.parse(word),
                   field == "reference frequency" ? value > 0 : value == value.rounded() && value >= 0,
                   !isNote || (0...127).contains(Int(value)),
                   field != "map size" || value <= Double(maxMapSize) else {
@@ -200,7 +200,7 @@ public enum Scala {
     /// ratio is not positive.
     static func pitch(_ word: String) -> Double? {
         if word.contains(".") {
-            guard let cents = Double(word), cents.isFinite else { return nil }
+            guard let cents = DecimalNumber.parse(word) else { return nil }
             return cents
         }
         let parts = word.split(separator: "/", omittingEmptySubsequences: false)
