@@ -130,7 +130,8 @@ fft-wisdom: deps
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
 # Benchmarks/bench.py runs everything in one go; then Benchmarks/settle_report.py scores the settled
-# notes (issue 19: one announcement per note on real recordings and renders).
+# notes (issue 19: one announcement per note on real recordings and renders), and
+# Benchmarks/weak_fundamental.py the octave on public plucks and renders with a weak fundamental (issue 13).
 # Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
@@ -152,7 +153,8 @@ bench: deps bench-load
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
 	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS) && \
-	"$$python" Benchmarks/settle_report.py
+	"$$python" Benchmarks/settle_report.py && \
+	"$$python" Benchmarks/weak_fundamental.py --ours .build/release/tuner
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

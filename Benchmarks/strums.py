@@ -10,11 +10,14 @@ Corpus (built here, 48 kHz float WAV, 2.5 s each):
     apart (a down-strum: string order, random gaps), levels ±3 dB, white noise at 40 and 20 dB SNR
     (relative to the strum's RMS over its first second);
   * muted: the same with one or two random strings left out (40 dB SNR);
-  * soundfont: each string rendered alone by FluidSynth (FluidR3 GM, steel and nylon guitar), detuned
-    by exact band-limited resampling, summed with the strum's offsets. Truth per string: the
-    single-string tuner's median reading of that string's undetuned render, times the realised detune.
-Seeds 0–19 are the tuning part (may be looked at while working on the analyser); seeds 100–119 and
-all soundfont strums are the holdout, only ever scored.
+  * soundfont: each string rendered alone by FluidSynth (steel and nylon guitar), detuned by exact
+    band-limited resampling, summed with the strum's offsets. Truth per string: the single-string
+    tuner's median reading of that string's undetuned render, times the realised detune.
+Tuning part (may be looked at while working on the analyser, per file with --per-file): synthetic and
+muted seeds 0–19 and FluidR3 soundfont strums of seeds 200–209. Holdout (only ever scored, never
+looked at per file): synthetic and muted seeds 100–119, FluidR3 soundfont strums of seeds 0–9 (the
+first soundfont set, kept as it was), and TimGM6mb and MuseScore General Lite strums of seeds 0–9
+(soundfonts the analyser was never developed on). `--part tuning` scores the tuning part alone.
 
 Metrics per string over the steady part (from 0.6 s after the first string is struck to the end):
 median and p95 absolute error in cents (all string-hops pooled); out-of-tolerance identification
@@ -23,7 +26,8 @@ judgement; strings whose truth is within 0.25 ¢ of the ±3 ¢ edge are left out
 how often a muted string is reported (hops from the strum on); time from the strum until every
 sounding string reads within ±1 ¢ of its final value (median of its last 0.5 s) for 0.1 s in a row —
 and, reported beside it, until they all stay within it to the end (a hop where a string is not heard
-has no reading and does not count against it); CPU seconds of the
+has no reading and does not count against it, except before the string's first reading: a string not
+read yet has not settled; a string never heard is left out); CPU seconds of the
 `tuner` process per audio second (user + system, whole process, file decode included).
 """
 
@@ -55,6 +59,14 @@ SETTLE_CENTS = 1.0
 HOLD_HOPS = 10  # 0.1 s
 PROGRAMS = [(25, "steel guitar"), (24, "nylon guitar")]
 SOUNDFONT_STRUMS_PER_PROGRAM = 5
+# Soundfont strum sets: (part label, soundfont key of corpus.SOUNDFONTS, seeds). FluidR3 seeds 0–9 were
+# the first (all-holdout) set; the tuning set uses other seeds, so other detunes, offsets and levels.
+SOUNDFONT_SETS = [
+    ("soundfont (FluidR3), tuning", "fluidr3", range(200, 200 + len(PROGRAMS) * SOUNDFONT_STRUMS_PER_PROGRAM)),
+    ("soundfont (FluidR3), holdout", "fluidr3", range(len(PROGRAMS) * SOUNDFONT_STRUMS_PER_PROGRAM)),
+    ("soundfont (TimGM6mb, MuseScore), holdout", "timgm6mb", range(len(PROGRAMS) * SOUNDFONT_STRUMS_PER_PROGRAM)),
+    ("soundfont (TimGM6mb, MuseScore), holdout", "msgeneral", range(len(PROGRAMS) * SOUNDFONT_STRUMS_PER_PROGRAM)),
+]
 
 TARGETS_TABLE = {
     "synthetic 40 dB median": 0.5, "synthetic 40 dB p95": 2.0,
@@ -119,14 +131,15 @@ def synthetic(seed, snr, muted=0):
     return x, truth, float(starts[0])
 
 
-def soundfont_strings(tmp):
-    """Each program's six strings rendered alone, 2.6 s, and their reference frequencies."""
+def soundfont_strings(tmp, font="fluidr3"):
+    """Each program's six strings rendered alone by soundfont `font` (a corpus.SOUNDFONTS key), 2.75 s."""
     import corpus
+    path = {key: p for key, _, p, _ in corpus.SOUNDFONTS}[font]
     out = {}
     for program, _ in PROGRAMS:
         renders = []
         for m in TARGETS_MIDI:
-            audio = corpus.render(program, [m], os.path.join(tmp))
+            audio = corpus.render(program, [m], os.path.join(tmp), soundfont=path)
             x = audio[: int(SECONDS * FS * 1.1)]
             if corpus.RENDER_RATE != FS:
                 import scipy.signal as sps
@@ -148,9 +161,10 @@ def reference(binary, x, tmp, name):
     return float(np.median(f))
 
 
-def soundfont(seed, renders, refs):
+def soundfont(seed, renders, refs, font="fluidr3"):
     import corpus
-    rng = np.random.default_rng(seed * 31 + 5)
+    # FluidR3 keeps the first set's generator (seed·31 + 5); other fonts draw other detunes.
+    rng = np.random.default_rng(seed * 31 + 5 + {"fluidr3": 0, "timgm6mb": 1, "msgeneral": 2}[font] * 100003)
     program = PROGRAMS[seed % len(PROGRAMS)][0]
     cents = rng.uniform(-30, 30, 6)
     starts = offsets(rng)
@@ -205,6 +219,9 @@ def score(hops, truth, strum):
         final = np.nanmedian(cents[last, i]) if np.any(~np.isnan(cents[last, i])) else np.nan
         finals.append((i, final))
         ok &= np.isnan(cents[:, i]) | (np.abs(cents[:, i] - final) <= SETTLE_CENTS)  # not heard: no reading
+        heard = np.where(~np.isnan(cents[:, i]))[0]
+        if len(heard) and not np.isnan(final):
+            ok[:heard[0]] = False  # … but a string not read yet has not settled either
     ok &= times >= strum + 0.05  # hops before the strum (and its first 50 ms, all silent) do not count
     bad = np.where(~ok)[0]
     first_good = bad[-1] + 1 if len(bad) else 0
@@ -289,15 +306,22 @@ def main(argv=None):
     ap.add_argument("--ours", default=os.path.join(HERE, "..", ".build", "release", "tuner"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-soundfont", action="store_true", help="skip the FluidSynth strums")
-    ap.add_argument("--holdout", action="store_true", help="score the holdout seeds too (default: yes)",
-                    default=True)
+    ap.add_argument("--part", choices=("all", "tuning", "holdout"), default="all",
+                    help="which part to score (default: all, tuning and holdout apart)")
+    ap.add_argument("--per-file", action="store_true",
+                    help="also print each strum's per-string errors (tuning part only: refused otherwise)")
     args = ap.parse_args(argv)
+    if args.per_file and args.part != "tuning":
+        sys.exit("strums.py: --per-file only with --part tuning (the holdout is scored, never looked at per file)")
     binary = os.path.abspath(args.ours)
     if not os.path.exists(binary):
         sys.exit(f"strums.py: no tuner binary at {binary} (swift build -c release --product tuner)")
     tmp = tempfile.mkdtemp(prefix="strums-")
     jobs = []  # (part, name, x, truth, strum)
+    parts = [p for p in ("tuning", "holdout") if args.part in ("all", p)]
     for part, seeds in (("tuning", TUNING_SEEDS), ("holdout", HOLDOUT_SEEDS)):
+        if part not in parts:
+            continue
         for seed in seeds:
             for snr in (40, 20):
                 x, truth, strum = synthetic(seed, snr)
@@ -305,11 +329,18 @@ def main(argv=None):
             x, truth, strum = synthetic(seed, 40, muted=1 + seed % 2)
             jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum))
     if not args.no_soundfont:
-        renders = soundfont_strings(tmp)
-        refs = {p: [reference(binary, renders[p][i], tmp, f"ref{p}_{i}.wav") for i in range(6)] for p in renders}
-        for seed in range(len(PROGRAMS) * SOUNDFONT_STRUMS_PER_PROGRAM):
-            x, truth, strum = soundfont(seed, renders, refs)
-            jobs.append(("soundfont (FluidR3), holdout", f"f{seed}.wav", x, truth, strum))
+        fonts = {}
+        for label, font, seeds in SOUNDFONT_SETS:
+            if label.rsplit(", ", 1)[1] not in parts:
+                continue
+            if font not in fonts:
+                renders = soundfont_strings(tmp, font)
+                refs = {p: [reference(binary, renders[p][i], tmp, f"ref{font}{p}_{i}.wav") for i in range(6)]
+                        for p in renders}
+                fonts[font] = (renders, refs)
+            for seed in seeds:
+                x, truth, strum = soundfont(seed, *fonts[font], font)
+                jobs.append((label, f"f{font}{seed}.wav", x, truth, strum))
     for _, name, x, _, _ in jobs:
         write_wav(os.path.join(tmp, name), x)
 
@@ -317,6 +348,17 @@ def main(argv=None):
         part, name, _, truth, strum = job
         hops, cpu, _ = run(binary, os.path.join(tmp, name))
         errors, muted_total, muted_reported, settle, judged = score(hops, truth, strum)
+        if args.per_file:  # tuning part only (checked above)
+            steady = [h for h in hops if h["time"] >= strum + STEADY_AFTER]
+            cells = []
+            for i in range(6):
+                if truth[i] is None:
+                    cells.append("muted")
+                    continue
+                c = [1200 * math.log2(h["strings"][i]["frequency"] / truth[i]) for h in steady if h["strings"][i]]
+                miss = 100.0 * (len(steady) - len(c)) / max(1, len(steady))
+                cells.append(f"{np.median(c):+.2f}¢/{miss:.0f}%" if c else "none")
+            print(f"{name}: settle {settle[0]:.2f} s; " + "  ".join(cells), file=sys.stderr)
         return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
                       "settle": settle, "judged": judged, "cpu": cpu}
 
@@ -327,9 +369,10 @@ def main(argv=None):
     order = sorted(by_part, key=lambda p: (p.startswith("soundfont"), "holdout" in p, p))
     print("### Strums (`tuner --poly`, issue 15)\n")
     print(table([(p, summarise(by_part[p])) for p in order]))
-    print(f"\nCorpus: {len(jobs)} strums of {SECONDS} s at {FS} Hz; seeds {TUNING_SEEDS.start}–"
-          f"{TUNING_SEEDS.stop - 1} tuning part, {HOLDOUT_SEEDS.start}–{HOLDOUT_SEEDS.stop - 1} and the "
-          "soundfont strums holdout. Errors are pooled over string-hops of the steady part; a sounding "
+    print(f"\nCorpus: {len(jobs)} strums of {SECONDS} s at {FS} Hz; tuning part: seeds {TUNING_SEEDS.start}–"
+          f"{TUNING_SEEDS.stop - 1} and FluidR3 soundfont seeds 200–209; holdout: seeds {HOLDOUT_SEEDS.start}–"
+          f"{HOLDOUT_SEEDS.stop - 1}, FluidR3 soundfont seeds 0–9, TimGM6mb and MuseScore General Lite "
+          "soundfont seeds 0–9. Errors are pooled over string-hops of the steady part; a sounding "
           "string not heard counts as an infinite error (so it lands in the p95).")
 
 

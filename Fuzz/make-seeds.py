@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the committed seed corpus for the fuzz targets (Fuzz/corpus/engine_fuzz, Fuzz/corpus/file_fuzz).
+"""Writes the committed seed corpus for the fuzz targets (Fuzz/corpus/engine_fuzz, Fuzz/corpus/poly_fuzz,
+Fuzz/corpus/file_fuzz).
 
 Run from the repository root: `python3 Fuzz/make-seeds.py`. Needs sox for the compressed formats.
 The seeds are small (a few KB) so libFuzzer's -max_len stays low and executions stay fast.
@@ -73,6 +74,55 @@ def engine_seeds():
           struct.pack("<d", 1e9) + b"\x00\x00\x00" + sine(1000, 8192) * 2)
 
 
+# ---- poly_fuzz programs (see poly_fuzz.cpp for the byte layout) -----------------------------------
+POLY = os.path.join(HERE, "corpus", "poly_fuzz")
+
+
+def poly_config(rate=None, strings=6, targets=None, documented=True):
+    """Five fields as in config() (no A4), the defaults flag, the string count, a tag per target
+    (0 = the guitar's, 2 = a value in 15…6000 Hz, 3 = raw double)."""
+    out = b""
+    for value, lo, hi in ((rate, 8000, 192000), (None, 0, 0), (None, 0, 0), (None, 0, 0), (None, 0, 0)):
+        if value is None:
+            out += b"\x00"
+        elif lo <= value <= hi:
+            out += b"\x01" + u16(round((value - lo) / (hi - lo) * 65535))
+        else:
+            out += b"\x03" + struct.pack("<d", value)
+    out += (b"\x01" if documented else b"\x00") + bytes([strings])
+    for i in range(strings):
+        t = None if targets is None else targets[i]
+        if t is None:
+            out += b"\x00"
+        elif 15 <= t <= 6000:
+            out += b"\x02" + u16(round((t - 15) / (6000 - 15) * 65535))
+        else:
+            out += b"\x03" + struct.pack("<d", t)
+    return out
+
+
+def strum(samples, strings=6, amplitude=0.5, detune=0.0):
+    op = b"\x01\x09\x01" + u16(round(amplitude / 1.5 * 65535))
+    op += u16(round((detune + 150) / 300 * 65535)) * strings
+    return op + u16(samples)
+
+
+def poly_seeds():
+    write(POLY, "guitar-48k", poly_config(48000) + strum(8192) * 2)
+    write(POLY, "guitar-8k-flat", poly_config(8000) + strum(4000, detune=-40) * 4)
+    write(POLY, "guitar-8k-sharp-reset", poly_config(8000) + strum(4000, detune=60) * 3 + b"\x06" +
+          strum(4000, detune=-100) * 2)
+    write(POLY, "twelve-strings-16k", poly_config(16000, 12) + strum(8192, 12) * 2)
+    write(POLY, "thirteen-strings", poly_config(48000, 13))
+    write(POLY, "no-strings", poly_config(48000, 0))
+    write(POLY, "too-close", poly_config(48000, 2, [110.0, 115.0]))
+    write(POLY, "nan-target", poly_config(48000, 1, [float("nan")]))
+    write(POLY, "specials-8k", poly_config(8000) + strum(3000) + specials(list(range(16)) * 16) +
+          raw([float("nan"), float("inf"), 3.4e38, 1e-45] * 8) + strum(3000) + b"\x05" + u16(3000))
+    write(POLY, "one-sample-blocks", poly_config(8000, 1, [220.0]) + b"\x03\xff" + b"".join(
+        struct.pack("<f", 0.5 * math.sin(2 * math.pi * 220 * i / 8000)) for i in range(255)))
+
+
 # ---- file_fuzz inputs: small audio files ------------------------------------------------------------
 def wav(channels, rate, bits, frames, sample, fmt=1, data_size=None, extra=b""):
     """A RIFF/WAVE file; `sample(frame, channel)` gives a value in −1…1 (or any float for fmt 3)."""
@@ -134,7 +184,8 @@ def file_seeds():
 
 if __name__ == "__main__":
     engine_seeds()
+    poly_seeds()
     file_seeds()
-    for folder in (ENGINE, FILE):
+    for folder in (ENGINE, POLY, FILE):
         names = sorted(os.listdir(folder))
         print(f"{folder}: {len(names)} seeds, {sum(os.path.getsize(os.path.join(folder, n)) for n in names)} bytes")

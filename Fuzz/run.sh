@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the three libFuzzer targets (engine_fuzz.cpp, file_fuzz.cpp, AudioFileSourceFuzz.swift) and runs each for FUZZ_SECONDS (default 60); 0 runs the committed corpus
+# Builds the four libFuzzer targets (engine_fuzz.cpp, poly_fuzz.cpp, file_fuzz.cpp, AudioFileSourceFuzz.swift) and runs each for FUZZ_SECONDS (default 60); 0 runs the committed corpus
 # once (a quick regression check). Usage: Fuzz/run.sh [seconds]   (or: make fuzz FUZZ_SECONDS=…)
 #
 # Needs a clang with libFuzzer: the Swift toolchain's clang has it (…/lib/clang/*/lib/linux/
@@ -74,10 +74,12 @@ run() {  # run <target> <max_len> [seed folder name]
 }
 
 build engine_fuzz ""
+build poly_fuzz ""
 build file_fuzz "-lsndfile"
 rm -f "$OUT/audiofilesource_fuzz"
 build_swift || { echo "fuzz: audiofilesource_fuzz FAILED to build"; status=1; }
 run engine_fuzz 4096
+run poly_fuzz 4096
 run file_fuzz 16384
 [ -x "$OUT/audiofilesource_fuzz" ] && run audiofilesource_fuzz 16384 file_fuzz
 exit $status

@@ -92,7 +92,9 @@ size_t ct_engine_window_size(const ct_engine *engine);
  * Lifecycle as for the engine: ct_poly_create (allocates everything) → ct_poly_process … (allocates
  * nothing; calls the callback once per hop, on the caller's thread) → ct_poly_destroy. Each string is
  * searched within ±130 cents of its target (a semitone off is still read; octaves are not looked for).
- * Frames of 0.25 s, so a strum reads cleanly about 0.4 s after it was struck.
+ * Frames of 0.25 s, so a strum reads cleanly about 0.4 s after it was struck. While a new strum still
+ * fills the frames, a string starts being reported only through partials that have stopped growing
+ * (a muted string would otherwise take the others' partials before their series are found).
  */
 
 /** The most strings one analyser reads at once (a 12-string guitar); ct_poly_create refuses more.

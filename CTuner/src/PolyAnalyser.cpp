@@ -33,6 +33,13 @@ constexpr double kMinTargetSpacingCents = 2 * kSearchCents;
 /// with other strings' ones.
 constexpr double kPartialLimitHz = 5000.0;
 constexpr double kPartialLimitOfRate = 0.45;
+/// The frame pair is in an attack (a strum has begun between them) when the newer frame's energy up
+/// to the partial limit is this many times (6 dB) the older one's: a ringing strum's energy falls
+/// over the pair (0.125 s); a new strum's rises by far more than 6 dB while the frame fills (then
+/// StringPartials' attack guard holds, kAttackRise). PolyTests bracket it: without it (1e9) muted
+/// strings are heard in the attack (16 still passed them); at 0.5 every hop is an attack and a string
+/// struck into a ringing strum is held back (0.20 → 0.25 s).
+constexpr double kAttackEnergyRise = 4.0;
 /// The string levels are reported in dBFS of the strongest partial's RMS; −120 dBFS when not heard.
 constexpr double kSilenceDb = -120.0;
 /// The Blackman–Harris window's coherent gain (its mean, a0): a sinusoid of amplitude A has a peak
@@ -120,9 +127,15 @@ void PolyAnalyser::analyse() {
     const double limit = std::min(kPartialLimitOfRate * fs_, kPartialLimitHz);
     const std::vector<float> &m = frames_.magnitudes();
     const std::size_t limitBin = std::min(bins - 1, std::size_t(limit / binHz));
+    double newer = 0, older = 0;
+    for (std::size_t b = 1; b <= limitBin; ++b) {
+        newer += double(m[b]) * double(m[b]);
+        const double o = frames_.olderMagnitude(long(b));
+        older += o * o;
+    }
     SharedSpectrum shared{&frames_, &f, advance_, binHz, kCollisionBins * fs_ / double(frame_),
                           frames_.noiseFloor(bins, binHz), *std::max_element(m.begin() + 1, m.begin() + limitBin + 1),
-                          limit};
+                          limit, newer > kAttackEnergyRise * older};
     for (StringPartials &s : strings_) s.search(shared);
     for (StringPartials &s : strings_) s.markClaims(strings_.data(), strings_.size(), shared.collisionHz);
     for (StringPartials &s : strings_) s.resolve(strings_.data(), strings_.size(), shared.collisionHz);

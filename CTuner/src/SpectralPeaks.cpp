@@ -154,6 +154,11 @@ double SpectralFrames::phaseVocoder(const RealFFT &f, long peak, std::size_t D) 
     return vocoded_[bin] = (omegaRef + deviation / double(D)) * fs_ / (2.0 * kPi);
 }
 
+double SpectralFrames::olderMagnitude(long bin) const {
+    if (bin < 0 || std::size_t(2 * bin + 1) >= previousSpectrum_.size()) return 0;
+    return std::hypot(double(previousSpectrum_[2 * bin]), double(previousSpectrum_[2 * bin + 1]));
+}
+
 Candidate SpectralFrames::candidateNear(const RealFFT &f, std::size_t D, double predicted, double radius,
                                         double binHz, double floor, double strongest) const {
     const std::vector<float> &magnitudes = magnitudes_;
@@ -171,11 +176,11 @@ Candidate SpectralFrames::candidateNear(const RealFFT &f, std::size_t D, double 
 }
 
 Candidate SpectralFrames::localPeakNear(const RealFFT &f, std::size_t D, double predicted, double radius,
-                                        double binHz, double floor, double strongest) const {
+                                        double binHz, double floor, double strongest, double overFloor) const {
     const std::size_t bins = f.size / 2 + 1;
     const Peak p = peakAt(predicted, radius, binHz, bins);
     if (p.magnitude <= 0) return {};
-    if (p.magnitude < kPartialOverFloor * floor || p.magnitude < kPartialUnderStrongest * strongest) return {};
+    if (p.magnitude < overFloor * floor || p.magnitude < kPartialUnderStrongest * strongest) return {};
     const long peak = long(std::lround(p.frequency / binHz));
     return {peak, double(magnitudes_[peak]), phaseVocoder(f, peak, D)};
 }

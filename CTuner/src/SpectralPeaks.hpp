@@ -70,9 +70,13 @@ public:
                             double floor, double strongest) const;
 
     /// As candidateNear, but the highest local maximum within ±radius Hz rather than the highest bin:
-    /// a strong neighbouring peak's skirt may be higher at the range's edge (polyphonic spectra).
+    /// a strong neighbouring peak's skirt may be higher at the range's edge (polyphonic spectra); and
+    /// the peak must be `overFloor` × the noise floor rather than kPartialOverFloor ×.
     Candidate localPeakNear(const RealFFT &f, std::size_t D, double predicted, double radius, double binHz,
-                            double floor, double strongest) const;
+                            double floor, double strongest, double overFloor) const;
+
+    /// The magnitude at `bin` in the older frame of the last framePair() (0 outside its analysed bins).
+    double olderMagnitude(long bin) const;
 
     const std::vector<float> &magnitudes() const { return magnitudes_; }
     double fs() const { return fs_; }

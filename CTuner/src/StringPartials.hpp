@@ -31,6 +31,7 @@ struct SharedSpectrum {
     double floor;        // the noise floor (median magnitude)
     double strongest;    // the strongest magnitude analysed
     double limitHz;      // no partial is looked for above this
+    bool attack;         // the analysed spectrum's energy grew more than kAttackEnergyRise over the pair
 };
 
 /// A partial found for a string: its number, phase-vocoder frequency, magnitude, and whether the
@@ -41,6 +42,7 @@ struct FoundPartial {
     double magnitude = 0;
     bool claimed = false;  // another string's series puts a partial within collisionHz of it
     bool own = false;
+    bool rising = false;  // in its attack: grew more than kAttackRise over the frame pair
 };
 
 class StringPartials {
@@ -72,6 +74,7 @@ public:
     void forget() {
         previous_ = {0, 0};
         ownB_ = 0;
+        heard_ = tracked_ = false;
     }
 
     /// Whether the search found the string's 1st or 2nd partial: only then may its series claim other
@@ -101,6 +104,8 @@ private:
     StiffString previous_{0, 0};  // the reading of the hop before, when heard
     double ownB_ = 0;  // B of the last fit of three or more own partials (for fits of fewer), 0 once not heard
     bool heard_ = false;
+    bool guarded_ = false;  // in an attack and not reported the hop before (set by search)
+    bool tracked_ = false;  // heard by the rules without the attack guard: followed to the next hop
     double ownEnergy_ = 0, clarity_ = 0;
 };
 
