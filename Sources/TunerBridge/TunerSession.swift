@@ -48,12 +48,13 @@ public enum SessionDelivery: Sendable {
 /// only way they cross threads.
 ///
 /// Threads: the session's analysis thread reads the source, feeds the engine, and hands the
-/// measurements of each block to the stream once the block is done (together, so that a consumer
-/// waiting for them is woken once per block rather than once per hop).
+/// measurements of each block to the stream once the block is done, through one `MeasurementHandoff`
+/// for every delivery (together, so that a consumer waiting for them is woken once per block rather
+/// than once per hop).
 ///
 /// Memory is bounded by design, whatever the consumer does and whichever engine runs (`Delivery`): a
-/// file waits for its consumer (`MeasurementHandoff`, at most `queueCapacity` measurements in flight,
-/// nothing dropped); a live source never waits — the screen keeps only the newest, and every-reading
+/// file waits for its consumer (at most `queueCapacity` measurements in flight, nothing dropped); a
+/// live source never waits — the screen keeps only the newest, and every-reading
 /// output keeps at most `queueCapacity`, dropping the oldest and counting them (`dropped`). Consumers
 /// iterate `measurements` with `for await` on any task. Nothing musical travels to the analysis thread:
 /// A4 and the tolerance belong to the consumer's `ReadingPipeline` (TunerMusic); only `stop` (and, for
@@ -78,11 +79,29 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
 
     private final class Control: Sendable {
         let stopRequested = Atomic<Bool>(false)
-        let dropped = Atomic<Int>(0)
         let outcome = Mutex<(any Error)?>(nil)
-        /// The file case's ring (`.everyReading`); nil otherwise.
-        let handoff: MeasurementHandoff<Measurement>?
-        init(handoff: MeasurementHandoff<Measurement>?) { self.handoff = handoff }
+        /// The ring between the analysis thread and the stream.
+        let handoff: MeasurementHandoff<Measurement>
+        /// Whether `dropped` reports the ring's drops (`.everyReadingDroppingWhenBehind`).
+        let countsDrops: Bool
+        init(handoff: MeasurementHandoff<Measurement>, countsDrops: Bool) {
+            self.handoff = handoff
+            self.countsDrops = countsDrops
+        }
+
+        func stop() {
+            stopRequested.store(true, ordering: .relaxed)
+            handoff.stop()
+        }
+    }
+
+    /// Held by the stream's closures only: when the stream and its iterators are gone, nobody reads the
+    /// measurements, and the analysis stops.
+    private final class StreamOwner: Sendable {
+        let control: Control
+        init(_ control: Control) { self.control = control }
+        func stop() { control.stop() }
+        deinit { control.stop() }
     }
 
     /// An engine as the analysis thread drives it: feeds samples; measurements go to the sink given
@@ -94,8 +113,10 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// Throws what `makeEngine` throws.
     init(source: sending any AudioSource, delivery: Delivery, blockSize: Int,
          makeEngine: (_ sampleRate: Double, _ sink: @escaping (Measurement) -> Void) throws -> (Process, Int)) throws {
-        let control = Control(handoff: delivery == .everyReading
-            ? MeasurementHandoff<Measurement>(capacity: Self.queueCapacity) : nil)
+        let capacity = delivery == .newestOnly ? 1 : Self.queueCapacity
+        let handoff = MeasurementHandoff<Measurement>(capacity: capacity,
+                                                      whenFull: delivery == .everyReading ? .wait : .dropOldest)
+        let control = Control(handoff: handoff, countsDrops: delivery == .everyReadingDroppingWhenBehind)
         let pending = Pending()
         let (process, hopSize) = try makeEngine(source.sampleRate) { measurement in
             pending.measurements.append(measurement)
@@ -106,36 +127,14 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
         self.control = control
 
         let work = Handover(source: source, process: process, blockSize: max(1, blockSize), pending: pending)
-        let body: @Sendable () -> Void
-        switch delivery {
-        case .everyReading:
-            let handoff = control.handoff!
-            self.measurements = AsyncStream(unfolding: { await handoff.next() }, onCancel: {
-                control.stopRequested.store(true, ordering: .relaxed)
-                handoff.stop()
-            })
-            body = {
-                work.run(control: control) { block in
-                    if !handoff.put(block) { control.stopRequested.store(true, ordering: .relaxed) }
-                }
-                handoff.finish()
+        // Dropping the stream (and its iterators) stops the analysis, as cancelling the consumer does.
+        let owner = StreamOwner(control)
+        self.measurements = AsyncStream(unfolding: { await owner.control.handoff.next() }, onCancel: { owner.stop() })
+        let body: @Sendable () -> Void = {
+            work.run(control: control) { block in
+                if !handoff.put(block) { control.stopRequested.store(true, ordering: .relaxed) }
             }
-        case .newestOnly, .everyReadingDroppingWhenBehind:
-            let (stream, continuation) = AsyncStream<Measurement>.makeStream(
-                bufferingPolicy: .bufferingNewest(delivery == .newestOnly ? 1 : Self.queueCapacity))
-            continuation.onTermination = { _ in control.stopRequested.store(true, ordering: .relaxed) }
-            self.measurements = stream
-            let counting = delivery == .everyReadingDroppingWhenBehind
-            body = {
-                work.run(control: control) { block in
-                    for measurement in block {
-                        if case .dropped = continuation.yield(measurement), counting {
-                            control.dropped.add(1, ordering: .relaxed)
-                        }
-                    }
-                }
-                continuation.finish()
-            }
+            handoff.finish()
         }
         let thread = Thread {
             // Named from inside, through the kernel's own file for it: on Linux a name set before `start()` never
@@ -168,13 +167,12 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// Asks the analysis thread to stop after its current block (waking it if it waits for the
     /// consumer); the stream then finishes.
     public func stop() {
-        control.stopRequested.store(true, ordering: .relaxed)
-        control.handoff?.stop()
+        control.stop()
     }
 
     /// Measurements dropped because the consumer fell `queueCapacity` behind a live source
     /// (`.everyReadingDroppingWhenBehind` only; 0 otherwise).
-    public var dropped: Int { control.dropped.load(ordering: .relaxed) }
+    public var dropped: Int { control.countsDrops ? control.handoff.dropped : 0 }
 
     /// Why the input ended early (e.g. a device error), once the stream has finished; nil at a normal end.
     public var failure: (any Error)? { control.outcome.withLock { $0 } }
