@@ -29,6 +29,8 @@ final class MeasurementHandoff<Measurement: Sendable>: @unchecked Sendable {
     private var finished = false
     private var stopped = false
     private var droppedCount = 0
+    /// Times a parked consumer was woken (for tests: at most once per `put`, `finish` or `stop`).
+    private(set) var wakes = 0
     /// The consumer, parked while the ring is empty.
     private var waiting: UnsafeContinuation<Measurement?, Never>?
 
@@ -121,6 +123,7 @@ final class MeasurementHandoff<Measurement: Sendable>: @unchecked Sendable {
     /// empty and more may come. Call with the lock held (resuming only enqueues the consumer's task).
     private func resumeWaitingLocked() {
         guard let consumer = waiting else { return }
+        if count > 0 || finished { wakes += 1 }
         if let measurement = popLocked() {
             waiting = nil
             consumer.resume(returning: measurement)
