@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one way measurements cross from the analysis thread to the stream's consumer, for either
 /// engine and every delivery: a fixed ring of measurements, filled a block at a time.
@@ -28,7 +29,8 @@ final class MeasurementHandoff<Measurement: Sendable>: @unchecked Sendable {
     private var count = 0
     private var finished = false
     private var stopped = false
-    private var droppedCount = 0
+    /// Read by the consumer per reading (a live reader's warning): an atomic, so it never waits on the ring's lock.
+    private let droppedCount = Atomic<Int>(0)
     /// Times a parked consumer was woken (for tests: at most once per `put`, `finish` or `stop`).
     private(set) var wakes = 0
     /// The consumer, parked while the ring is empty.
@@ -42,11 +44,7 @@ final class MeasurementHandoff<Measurement: Sendable>: @unchecked Sendable {
     var capacity: Int { ring.count }
 
     /// Measurements dropped to make room (`.dropOldest` only).
-    var dropped: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return droppedCount
-    }
+    var dropped: Int { droppedCount.load(ordering: .relaxed) }
 
     /// Hands over `measurements` in order — waiting while the ring is full (`.wait`) or dropping the
     /// oldest (`.dropOldest`) — then wakes the consumer if it is parked. Returns false when the session
@@ -58,7 +56,7 @@ final class MeasurementHandoff<Measurement: Sendable>: @unchecked Sendable {
                 switch whenFull {
                 case .dropOldest:
                     _ = popLocked()
-                    droppedCount += 1
+                    droppedCount.add(1, ordering: .relaxed)
                 case .wait:
                     // A parked consumer is only possible with an empty ring, but the ring may have
                     // filled within this block: wake it before waiting for it.
