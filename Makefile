@@ -117,11 +117,21 @@ engine-test: deps
 	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o $(ENGINE_TEST) CTuner/src/*.cpp CTuner/tests/*.cpp -lfftw3f -lm -lpthread
 	$(ENGINE_TEST)
 
+# `make fft-wisdom` — regathers the FFTW_PATIENT wisdom the engine imports (CTuner/src/FftWisdomText.cpp,
+# see CTuner/src/FftWisdom.hpp): a few minutes. Its plans move the readings' last bits, so compare
+# readings before and after (Benchmarks/same_readings.py) and commit it with the figures.
+.PHONY: fft-wisdom
+fft-wisdom: deps
+	@mkdir -p .build
+	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o .build/make-fft-wisdom CTuner/tools/make_fft_wisdom.cpp -lfftw3f
+	.build/make-fft-wisdom CTuner/src/FftWisdomText.cpp
+
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
 # Benchmarks/bench.py runs everything in one go; then Benchmarks/settle_report.py scores the settled
-# notes (issue 19: one announcement per note on real recordings and renders).
+# notes (issue 19: one announcement per note on real recordings and renders), and
+# Benchmarks/weak_fundamental.py the octave on public plucks and renders with a weak fundamental (issue 13).
 # Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
@@ -143,7 +153,8 @@ bench: deps bench-load
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
 	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS) && \
-	"$$python" Benchmarks/settle_report.py
+	"$$python" Benchmarks/settle_report.py && \
+	"$$python" Benchmarks/weak_fundamental.py --ours .build/release/tuner
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

@@ -51,6 +51,17 @@ class CorpusTruth(unittest.TestCase):
         spec2 = np.abs(np.fft.rfft(x2 * np.hanning(n)))
         self.assertLess(spec2[near].max(), 1e-3 * spec2.max())
 
+    def test_weak_pluck_starts_its_fundamental_the_stated_db_under_partial_2(self):
+        import weak_fundamental
+        fs, f1 = 48000, 65.41
+        for under in (15, 30):
+            x = weak_fundamental.weak_pluck(f1, fs, np.random.default_rng(3), under, 10, "slow", None)
+            n = int(0.2 * fs)  # the first 0.2 s, where the decays have barely begun
+            spec = np.abs(np.fft.rfft(x[:n] * np.hanning(n)))
+            freqs = np.fft.rfftfreq(n, 1 / fs)
+            peak = lambda f: spec[(freqs > 0.95 * f) & (freqs < 1.05 * f)].max()
+            self.assertAlmostEqual(20 * math.log10(peak(2 * f1) / peak(f1)), under, delta=2.0)
+
     def test_noise_is_at_the_stated_snr(self):
         fs = 48000
         rng = np.random.default_rng(2)

@@ -28,6 +28,11 @@ constexpr std::size_t kTapsPerFactor = 16;
 /// The cutoff (−6 dB), as a fraction of the decimated rate: the partials that decide a period are far
 /// below it (a note's fundamental ≤ 4.2 kHz), and the noise above it no longer reaches the NSDF.
 constexpr double kCutoffOfDecimatedRate = 0.4;
+/// Input is filtered this many samples at a time, behind the newest taps − 1 of the previous block
+/// in one line, rather than pushed through a ring sample by sample (the filter was 6.6 % of the
+/// tuner's CPU on the 120 s speed file; the whole run went from 3.84 to 3.71 ms per audio second, min
+/// of 5 interleaved runs; readings bit-identical).
+constexpr std::size_t kDecimatorBlock = 256;
 
 class Decimator {
 public:
@@ -44,7 +49,7 @@ public:
 private:
     std::size_t factor_;
     std::vector<float> taps_;
-    Ring recent_;  // the newest taps_.size() input samples
+    std::vector<float> line_;  // the newest taps − 1 input samples, then room for a block
     std::size_t count_ = 0;
 };
 

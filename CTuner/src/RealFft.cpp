@@ -1,6 +1,8 @@
 // RealFft.cpp — see RealFft.hpp.
 #include "RealFft.hpp"
 
+#include "FftWisdom.hpp"
+
 #include <algorithm>
 #include <mutex>
 #include <new>
@@ -26,6 +28,7 @@ RealFFT::RealFFT(std::size_t n, bool withInverse) : size(n) {
         throw std::bad_alloc();
     }
     std::lock_guard<std::mutex> lock(plannerMutex());
+    importFftWisdom();  // the patient plans, where FFTW can use them (FftWisdom.hpp)
     forward = fftwf_plan_dft_r2c_1d(int(n), in, out, FFTW_ESTIMATE);
     if (withInverse) inverse = fftwf_plan_dft_c2r_1d(int(n), out, acf, FFTW_ESTIMATE);
     if (!forward || (withInverse && !inverse)) throw std::runtime_error("FFTW could not make a plan");

@@ -1,6 +1,7 @@
 // RealFft.hpp — one real-input FFT size with its buffers and FFTW plans, made once (FFTW single
-// precision, FFTW_ESTIMATE: FFTW_MEASURE was ~10 % faster but took ~1.5 s per engine to plan and its
-// results changed in the last bits from run to run — BENCHMARKS.md, "CPU ratio").
+// precision). Planned with FFTW_ESTIMATE after importing the engine's FFTW_PATIENT wisdom
+// (FftWisdom.hpp): patient plans without run-time planning. FFTW_MEASURE at run time took ~1.5 s per
+// engine to plan and its results changed in the last bits from run to run (BENCHMARKS.md, "CPU ratio").
 #pragma once
 
 #include <fftw3.h>

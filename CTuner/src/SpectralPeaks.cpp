@@ -26,6 +26,15 @@ SpectralFrames::SpectralFrames(double fs, std::size_t frameMin, std::size_t fram
     magnitudes_.resize(biggest / 2 + 1);
     scratch_.resize(biggest / 2 + 1);
     floorCounts_.assign(std::size_t(1) << 12, 0);
+    vocoded_.assign(biggest / 2 + 1, 0.0);
+    vocodedStamp_.assign(biggest / 2 + 1, 0);
+}
+
+void SpectralFrames::forgetVocoded() const {
+    if (++stamp_ == 0) {  // after 2^32 spectra: no stale stamp may match again
+        std::fill(vocodedStamp_.begin(), vocodedStamp_.end(), 0u);
+        stamp_ = 1;
+    }
 }
 
 RealFFT &SpectralFrames::fftFor(std::size_t length) {
@@ -37,6 +46,7 @@ RealFFT &SpectralFrames::fftFor(std::size_t length) {
 
 void SpectralFrames::spectrum(RealFFT &f, const Ring &history, const float *window, std::size_t L,
                               std::size_t back) {
+    forgetVocoded();
     const float *x = history.latest(L, back);
     for (std::size_t n = 0; n < L; ++n) f.in[n] = x[n] * window[n];
     f.padFrom(L);
@@ -128,12 +138,20 @@ double SpectralFrames::interpolatedPeak(long peak) const {
 /// The advance is known only modulo 2π, so it is unwrapped around the peak's position interpolated
 /// on the log-magnitudes (within a small fraction of a bin, far inside the ±M/(2D) bins it must be).
 double SpectralFrames::phaseVocoder(const RealFFT &f, long peak, std::size_t D) const {
+    if (&f != vocodedFft_ || D != vocodedD_) {
+        forgetVocoded();
+        vocodedFft_ = &f;
+        vocodedD_ = D;
+    }
+    const std::size_t bin = std::size_t(peak);
+    if (vocodedStamp_[bin] == stamp_) return vocoded_[bin];
     const std::vector<float> &older = previousSpectrum_;
     double omegaRef = 2.0 * kPi * interpolatedPeak(peak) / double(f.size);
     double phaseNew = std::atan2(f.out[peak][1], f.out[peak][0]);
     double phaseOld = std::atan2(older[2 * peak + 1], older[2 * peak]);
     double deviation = princarg(phaseNew - phaseOld - omegaRef * double(D));
-    return (omegaRef + deviation / double(D)) * fs_ / (2.0 * kPi);
+    vocodedStamp_[bin] = stamp_;
+    return vocoded_[bin] = (omegaRef + deviation / double(D)) * fs_ / (2.0 * kPi);
 }
 
 double SpectralFrames::olderMagnitude(long bin) const {

@@ -3,11 +3,14 @@
 #include "Signals.hpp"
 
 #include "../src/Decimator.hpp"
+#include "../src/FftWisdom.hpp"
 #include "../src/RealFft.hpp"
 #include "../src/Ring.hpp"
 #include "../src/WindowCache.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace ctuner;
 
@@ -37,6 +40,47 @@ TEST(realFftPutsASineOnItsBinAndItsInverseGivesTheAutocorrelation) {
     fftwf_execute(f.inverse);  // 256 · Σ x_n x_{n+τ} (circular) = 256 · 128 cos(2π·10τ/256)
     CHECK(std::abs(f.acf[0] / 256.0 - 128) < 1e-2, "r(0) = %g", f.acf[0] / 256.0);
     CHECK(std::abs(f.acf[64] / 256.0 - 128 * std::cos(2 * kPi * 10 * 64 / 256.0)) < 1e-2, "r(64) = %g", f.acf[64] / 256.0);
+}
+
+// The engine's FFTs take the patient plans of FftWisdomText.cpp: FFTW_WISDOM_ONLY makes a plan only
+// from wisdom gathered with at least FFTW_PATIENT for exactly the problem RealFFT poses (sizes, arrays,
+// out-of-place), and returns none otherwise — as it does without the imported wisdom.
+TEST(realFftPlansComeFromThePatientWisdomForEveryEngineSize) {
+    RealFFT first(64, false);  // imports the wisdom
+    CHECK(importFftWisdom(), "FFTW did not accept kFftWisdom");
+    for (std::size_t n = 64; n <= 65536; n *= 2) {
+        RealFFT f(n, n <= 16384);
+        fftwf_plan p = fftwf_plan_dft_r2c_1d(int(n), f.in, f.out, FFTW_PATIENT | FFTW_WISDOM_ONLY);
+        CHECK(p != nullptr, "no patient wisdom for the %zu-point real→complex FFT", n);
+        if (p) fftwf_destroy_plan(p);
+        if (n > 16384) continue;
+        fftwf_plan q = fftwf_plan_dft_c2r_1d(int(n), f.out, f.acf, FFTW_PATIENT | FFTW_WISDOM_ONLY);
+        CHECK(q != nullptr, "no patient wisdom for the %zu-point complex→real FFT", n);
+        if (q) fftwf_destroy_plan(q);
+    }
+}
+
+// The patient plans compute the same transform: a 16384-point FFT of a tone with noise against a
+// direct DFT in double precision at a few bins.
+TEST(realFftWithThePatientPlansMatchesADirectTransform) {
+    const std::size_t n = 16384;
+    RealFFT f(n, false);
+    std::vector<double> x(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = std::sin(2 * kPi * 110.3 * double(i) / double(n)) + 0.01 * std::sin(double(i) * double(i) * 1e-3);
+        f.in[i] = float(x[i]);
+    }
+    fftwf_execute(f.forward);
+    for (std::size_t k : {0, 1, 110, 111, 4000, 8192}) {
+        double re = 0, im = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double a = -2 * kPi * double((k * i) % n) / double(n);
+            re += double(float(x[i])) * std::cos(a);
+            im += double(float(x[i])) * std::sin(a);
+        }
+        const double error = std::hypot(f.out[k][0] - re, f.out[k][1] - im);
+        CHECK(error < 1e-3 * std::sqrt(double(n)), "bin %zu: |FFT − DFT| = %g", k, error);
+    }
 }
 
 TEST(realFftPaddingClearsOnlyWhatALongerFrameLeft) {
@@ -108,6 +152,37 @@ TEST(decimatorKeepsTheNotesAndStopsWhatWouldAlias) {
     // At 96 kHz (factor 4) likewise.
     CHECK(std::abs(db(gainAt(4, 96000, 4200))) < 0.1, "96 kHz, 4200 Hz: %.2f dB", db(gainAt(4, 96000, 4200)));
     CHECK(db(gainAt(4, 96000, 14400)) < -75, "96 kHz, 14.4 kHz: %.1f dB", db(gainAt(4, 96000, 14400)));
+}
+
+// Each output is the FIR over the T inputs it follows, whatever pieces the input came in: one
+// sample at a time, pieces across the decimator's block, a piece longer than a block.
+TEST(decimatorOutputsTheFilterOfItsInputWhateverThePieces) {
+    for (std::size_t factor : {2, 3, 4}) {
+        std::vector<float> x(3 * kDecimatorBlock + 37);
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(std::sin(0.37 * double(i)) + 0.25 * std::cos(1.9 * double(i)));
+        Decimator reference(factor);
+        const std::vector<float> &h = reference.taps();
+        const std::size_t T = h.size(), outputs = x.size() / factor;
+        std::vector<double> expected(outputs);
+        for (std::size_t o = 0; o < outputs; ++o) {
+            const std::size_t last = (o + 1) * factor - 1;  // the input that completes output o
+            double acc = 0;
+            for (std::size_t j = 0; j < T; ++j) {
+                const long at = long(last) - long(T - 1) + long(j);
+                acc += at >= 0 ? double(h[j]) * double(x[std::size_t(at)]) : 0.0;
+            }
+            expected[o] = acc;
+        }
+        for (std::size_t piece : {std::size_t(1), std::size_t(7), kDecimatorBlock - 1, x.size()}) {
+            Decimator d(factor);
+            Ring out(outputs);
+            for (std::size_t at = 0; at < x.size(); at += piece) d.push(x.data() + at, std::min(piece, x.size() - at), out);
+            const float *y = out.latest(outputs);
+            double worst = 0;
+            for (std::size_t o = 0; o < outputs; ++o) worst = std::max(worst, std::abs(double(y[o]) - expected[o]));
+            CHECK(worst < 1e-6, "factor %zu, pieces of %zu: off by %g", factor, piece, worst);
+        }
+    }
 }
 
 TEST(decimatorTapsAreSymmetricAndSumToOne) {

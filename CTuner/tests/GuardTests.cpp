@@ -32,6 +32,31 @@ TEST(phaseVocoderMeasuresADecayingSineWithoutBias) {
     CHECK(std::abs(signals::cents(measured, f)) < 0.01, "read %.6f Hz (peak %.4f Hz)", measured, p.frequency);
 }
 
+// The phase vocoder remembers its answer per bin only while the frames are the same: a new frame
+// pair, or another offset D, is measured afresh (a stale answer would read 196 Hz for 197 Hz).
+TEST(phaseVocoderAnswersAgainOnlyForTheSameFramesAndOffset) {
+    SpectralFrames s(kFs, 1536, 9930);
+    const std::size_t L = 1470, D = 1470;
+    RealFFT &fft = s.fftFor(L);
+    const double binHz = kFs / double(fft.size);
+    const long bin = long(std::lround(196.0 / binHz));
+    Ring first = signals::ringOf(signals::sine(196.0, kFs, 4 * L));
+    s.framePair(fft, first, L, D);
+    const double once = s.phaseVocoder(fft, bin, D), again = s.phaseVocoder(fft, bin, D);
+    CHECK(once == again && std::abs(signals::cents(once, 196.0)) < 0.01, "read %.6f then %.6f Hz", once, again);
+    const double halfOffset = s.phaseVocoder(fft, bin, D / 2);  // the same frames, another advance
+    SpectralFrames fresh(kFs, 1536, 9930);
+    RealFFT &freshFft = fresh.fftFor(L);
+    fresh.framePair(freshFft, first, L, D);
+    const double expected = fresh.phaseVocoder(freshFft, bin, D / 2);
+    CHECK(halfOffset == expected && expected != once, "D/2 read %.6f Hz, fresh frames %.6f Hz, D %.6f Hz",
+          halfOffset, expected, once);
+    Ring second = signals::ringOf(signals::sine(197.0, kFs, 4 * L));
+    s.framePair(fft, second, L, D);
+    const double next = s.phaseVocoder(fft, bin, D);
+    CHECK(std::abs(signals::cents(next, 197.0)) < 0.01, "the next frames read %.6f Hz for 197 Hz", next);
+}
+
 TEST(noiseFloorIsTheMedianMagnitude) {
     std::mt19937 rng(3);
     std::normal_distribution<double> g(0, 0.01);

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A session that reads single-string measurements (`PitchEngine`).
 public typealias TunerSession = AnalysisSession<PitchMeasurement>
@@ -135,14 +138,31 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
             }
         }
         let thread = Thread {
-            // Named from inside: on Linux a name set before `start()` never reached the kernel, and the
-            // thread kept its creator's ("com.apple.root.default-qos"), so `top -H`, `perf` and
-            // /proc/<pid>/task/*/comm could not tell it from Swift's own worker threads.
-            Thread.current.name = "tuner-analysis"
+            // Named from inside, through the kernel's own file for it: on Linux a name set before `start()` never
+            // reached the kernel, and `Thread.current.name` did not either in 2 of 6 live runs through
+            // PulseAudio (Benchmarks/live.py then found no analysis thread), so the thread kept its creator's
+            // ("com.apple.root.default-qos") and `top -H`, `perf` and /proc/<pid>/task/*/comm could
+            // not tell it from Swift's own worker threads.
+            Self.nameCurrentThread("tuner-analysis")
             body()
         }
         thread.stackSize = 1 << 20
         thread.start()
+    }
+
+    /// Names the calling thread for the kernel (`comm`, at most 15 bytes): written to
+    /// /proc/thread-self/comm, which is what `pthread_setname_np` does (Swift's Glibc does not export
+    /// it); elsewhere, or if that file cannot be opened, through Foundation.
+    private static func nameCurrentThread(_ name: String) {
+        #if canImport(Glibc)
+        let fd = open("/proc/thread-self/comm", O_WRONLY)
+        if fd >= 0 {
+            let written = name.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+            if written > 0 { return }
+        }
+        #endif
+        Thread.current.name = name
     }
 
     /// Asks the analysis thread to stop after its current block (waking it if it waits for the
