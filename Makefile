@@ -131,7 +131,8 @@ fft-wisdom: deps
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
 # Benchmarks/bench.py runs everything in one go; then Benchmarks/settle_report.py scores the settled
 # notes (issue 19: one announcement per note on real recordings and renders), and
-# Benchmarks/weak_fundamental.py the octave on public plucks and renders with a weak fundamental (issue 13).
+# Benchmarks/weak_fundamental.py the octave on public plucks and renders with a weak fundamental (issue 13);
+# both always run, and make bench fails if either did.
 # Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
@@ -153,8 +154,8 @@ bench: deps bench-load
 	NUMBA_CACHE_DIR=$(CURDIR)/Benchmarks/out/numba-cache "$$python" Benchmarks/bench.py \
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
 	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS) && \
-	"$$python" Benchmarks/settle_report.py && \
-	"$$python" Benchmarks/weak_fundamental.py --ours .build/release/tuner
+	{ "$$python" Benchmarks/settle_report.py; settle=$$?; \
+	  "$$python" Benchmarks/weak_fundamental.py --ours .build/release/tuner && exit $$settle; }
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

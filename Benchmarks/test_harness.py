@@ -263,5 +263,38 @@ class RealRecordings(unittest.TestCase):
         self.assertEqual(metrics.parse_announcements(["C-1 in tune"], 0), (1, 1, 0, 0))
 
 
+class StrumSoundingRule(unittest.TestCase):
+    """strums.py: a string sounds only while its own signal is over the gate (issue 15)."""
+
+    def test_a_string_under_the_gate_is_neither_a_miss_nor_an_error(self):
+        import strums
+        fs, n = strums.FS, int(strums.SECONDS * strums.FS)
+        t = np.arange(n) / fs
+        loud = 0.05 * np.sin(2 * math.pi * 110 * t)  # −29 dBFS RMS throughout
+        fading = loud * np.where(t < 1.5, 1.0, 1e-3)  # −89 dBFS from 1.5 s: under the −60 dBFS gate
+        levels = [strums.own_level(loud, n, 0), strums.own_level(fading, n, 0)] + [None] * 4
+        self.assertTrue(strums.sounding_at(levels[1], 1.4))
+        self.assertFalse(strums.sounding_at(levels[1], 1.6))
+        truth = [110.0, 110.0, None, None, None, None]
+        hops = []
+        for j in range(1, int(strums.SECONDS * 100) + 1):
+            time = j / 100
+            heard = {"frequency": 110.0}
+            # String 2 is heard only while it sounds; string 1 is never heard after 2.0 s (a miss).
+            hops.append({"time": time, "strings": [heard if time < 2.0 else None,
+                                                   heard if strums.sounding_at(levels[1], time) else None]
+                         + [None] * 4})
+        errors, _, _, _, _, old = strums.score(hops, truth, 0.0, levels)
+        steady = [h for h in hops if h["time"] >= strums.STEADY_AFTER]
+        missed_1 = sum(1 for h in steady if h["time"] >= 2.0)
+        missed_2 = sum(1 for h in steady if not strums.sounding_at(levels[1], h["time"]))
+        self.assertGreater(missed_2, 50)  # 1.55–2.5 s
+        # New rule: string 1's hops after 2.0 s are misses; string 2's under the gate are not counted.
+        self.assertEqual(sum(math.isinf(e) for e in errors), missed_1)
+        self.assertLess(len(errors), len(old))
+        # The old rule counted both strings' silent hops as misses.
+        self.assertEqual(sum(math.isinf(e) for e in old), missed_1 + missed_2)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -41,4 +41,15 @@ private:
     std::size_t offset_ = 0;
 };
 
+/// A configuration field: its default, a value in [lo, hi], or raw bits (NaN and ±Inf included), by the
+/// next byte. The targets' seed writer (make-seeds.py) encodes fields the same way.
+inline double field(FuzzInput &in, double fallback, double lo, double hi) {
+    switch (in.byte() % 4) {
+    case 0: return fallback;
+    case 1:
+    case 2: return in.inRange(lo, hi);
+    default: return in.f64();
+    }
+}
+
 } // namespace fuzz

@@ -25,6 +25,7 @@
 namespace {
 
 using fuzz::FuzzInput;
+using fuzz::field;
 
 constexpr std::size_t kMaxBlock = 8192;
 /// Samples one input may push through the engine: keeps one execution in the millisecond range.
@@ -50,16 +51,6 @@ const float kSpecials[] = {
 };
 
 void onResult(ct_result r, void *context) { static_cast<fuzz::ResultChecker *>(context)->check(r); }
-
-/// A configuration field: its default, a value in [lo, hi], or raw bits.
-double field(FuzzInput &in, double fallback, double lo, double hi) {
-    switch (in.byte() % 4) {
-    case 0: return fallback;
-    case 1:
-    case 2: return in.inRange(lo, hi);
-    default: return in.f64();
-    }
-}
 
 } // namespace
 

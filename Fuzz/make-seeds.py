@@ -20,18 +20,27 @@ def u16(v):
     return struct.pack("<H", v)
 
 
-# ---- engine_fuzz programs (see engine_fuzz.cpp for the byte layout) ---------------------------------
-def config(rate=None, a4=None, documented=True):
-    """Six fields: tag 0 = default, tag 1 = value in range (u16), tag 3 = raw double."""
+def fields(*specs):
+    """Configuration fields as FuzzInput.hpp's field() reads them, one (value, lo, hi) each: tag 0 =
+    the default (value None), tag 1 = a value in [lo, hi] (u16), tag 3 = raw double."""
     out = b""
-    for value, lo, hi in ((rate, 8000, 192000), (a4, 400, 480), (None, 0, 0), (None, 0, 0),
-                          (None, 0, 0), (None, 0, 0)):
+    for value, lo, hi in specs:
         if value is None:
             out += b"\x00"
         elif lo <= value <= hi:
             out += b"\x01" + u16(round((value - lo) / (hi - lo) * 65535))
         else:
             out += b"\x03" + struct.pack("<d", value)
+    return out
+
+
+DEFAULT = (None, 0, 0)
+
+
+# ---- engine_fuzz programs (see engine_fuzz.cpp for the byte layout) ---------------------------------
+def config(rate=None, a4=None, documented=True):
+    """Six fields (rate, the old A4 slot, four defaults), then the documented-range flag."""
+    out = fields((rate, 8000, 192000), (a4, 400, 480), DEFAULT, DEFAULT, DEFAULT, DEFAULT)
     return out + (b"\x01" if documented else b"\x00")
 
 
@@ -81,14 +90,7 @@ POLY = os.path.join(HERE, "corpus", "poly_fuzz")
 def poly_config(rate=None, strings=6, targets=None, documented=True):
     """Five fields as in config() (no A4), the defaults flag, the string count, a tag per target
     (0 = the guitar's, 2 = a value in 15…6000 Hz, 3 = raw double)."""
-    out = b""
-    for value, lo, hi in ((rate, 8000, 192000), (None, 0, 0), (None, 0, 0), (None, 0, 0), (None, 0, 0)):
-        if value is None:
-            out += b"\x00"
-        elif lo <= value <= hi:
-            out += b"\x01" + u16(round((value - lo) / (hi - lo) * 65535))
-        else:
-            out += b"\x03" + struct.pack("<d", value)
+    out = fields((rate, 8000, 192000), DEFAULT, DEFAULT, DEFAULT, DEFAULT)
     out += (b"\x01" if documented else b"\x00") + bytes([strings])
     for i in range(strings):
         t = None if targets is None else targets[i]

@@ -24,6 +24,7 @@
 namespace {
 
 using fuzz::FuzzInput;
+using fuzz::field;
 
 constexpr std::size_t kMaxBlock = 8192;
 /// Samples one input may push through the analyser: its 0.25 s frames cost two FFTs per hop, so this
@@ -95,15 +96,6 @@ struct PolyChecker {
 };
 
 void onHop(const ct_poly_result *r, void *context) { static_cast<PolyChecker *>(context)->check(*r); }
-
-double field(FuzzInput &in, double fallback, double lo, double hi) {
-    switch (in.byte() % 4) {
-    case 0: return fallback;
-    case 1:
-    case 2: return in.inRange(lo, hi);
-    default: return in.f64();
-    }
-}
 
 /// Whether ctuner.h says ct_poly_create must accept this (the configuration's own checks aside).
 bool stringsAcceptable(const ct_config &c, const double *targets, std::size_t count) {

@@ -105,6 +105,7 @@ private:
     double ownB_ = 0;  // B of the last fit of three or more own partials (for fits of fewer), 0 once not heard
     bool heard_ = false;
     bool guarded_ = false;  // in an attack and not reported the hop before (set by search)
+    bool wasHeard_ = false; // reported the hop before (set by search)
     bool tracked_ = false;  // heard by the rules without the attack guard: followed to the next hop
     double ownEnergy_ = 0, clarity_ = 0;
 };
