@@ -43,6 +43,14 @@ final class MeasurementHandoff<Measurement: Sendable>: @unchecked Sendable {
 
     var capacity: Int { ring.count }
 
+    /// True when a measurement is in the ring now, so `next` returns without waiting: a consumer that
+    /// batches (one `write` for a block's lines) flushes once this turns false.
+    var hasReady: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return count > 0
+    }
+
     /// Measurements dropped to make room (`.dropOldest` only).
     var dropped: Int { droppedCount.load(ordering: .relaxed) }
 

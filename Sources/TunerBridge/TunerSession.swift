@@ -174,6 +174,10 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// (`.everyReadingDroppingWhenBehind` only; 0 otherwise).
     public var dropped: Int { control.countsDrops ? control.handoff.dropped : 0 }
 
+    /// True when the next measurement is already there (the rest of a block the analysis thread handed
+    /// over at once): a consumer writing output can wait for the last of them and write them together.
+    public var hasReadyMeasurement: Bool { control.handoff.hasReady }
+
     /// Why the input ended early (e.g. a device error), once the stream has finished; nil at a normal end.
     public var failure: (any Error)? { control.outcome.withLock { $0 } }
 

@@ -491,7 +491,8 @@ public enum TunerCommand {
     /// `--output text`/`jsonl`: each measurement through `pipeline` on this task, in order (as the
     /// screen does), and the `lines` of each step (the reading; with a tuning, its target string and
     /// the settled notes) to standard output through one buffer, until the stream ends. For `live`
-    /// input the buffer holds one line (one `write(2)` per reading, ~100 a second): a file is done in a
+    /// input the buffer is written as soon as no further measurement is ready (one `write(2)` per
+    /// capture block, whose readings arrive together, instead of one per reading): a file is done in a
     /// moment, but a capture runs on, and its readings must not wait for 64 KiB to pile up.
     static func printLines(of session: TunerSession, through pipeline: ReadingPipeline, live: Bool = false,
                            io: SystemIO, _ lines: (TuningTracker.Step) -> String) async -> ExitCode {
@@ -502,7 +503,7 @@ public enum TunerCommand {
     /// The lines `text` makes of each measurement of `session`, in order, as above (`--poly` too).
     static func printLines<Measurement>(of session: AnalysisSession<Measurement>, live: Bool, io: SystemIO,
                                         _ text: (Measurement) -> String) async -> ExitCode {
-        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: live ? 0 : 1 << 16)
+        let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
         // finished (and released the engine and the file) before the process exits.
@@ -510,6 +511,7 @@ public enum TunerCommand {
         var warned = false
         while let measurement = await measurements.next() {
             if output.isOpen && !output.write(text(measurement)) { session.stop() }
+            if live && output.isOpen && !session.hasReadyMeasurement && !output.flush() { session.stop() }
             if live && !warned && session.dropped > 0 { warned = reportDropped(by: session, io: io, soFar: true) }
         }
         output.flush()
