@@ -109,8 +109,13 @@ public struct SettleDetector: Sendable {
         var key: Key?
     }
 
-    /// The readings of the current note within the last `waverWindow`, oldest first.
+    /// The readings of the current note within the last `waverWindow`, oldest first (times never
+    /// decrease, so every window below is a contiguous suffix of it and needs no copy). Old readings
+    /// are dropped from the front in place: the storage, about `waverWindow` of readings, is kept.
     private var recent: [Sample] = []
+    /// Scratch for medians and deviations, reused for every reading so that judging a window makes no
+    /// new array (its capacity grows to a window's readings once).
+    private var scratch: [Double] = []
     /// The pitch the note's octave is taken from (absolute cents): its first reading, then its settled value.
     private var reference: Double?
     /// When the current note first had a pitch.
@@ -174,7 +179,8 @@ public struct SettleDetector: Sendable {
             releaseTried = false
         }
         recent.append(sample)
-        while let first = recent.first, first.time < time - waverWindow - 1e-9 { recent.removeFirst() }
+        let expired = recent.firstIndex { $0.time >= time - waverWindow - 1e-9 } ?? recent.endIndex
+        if expired > 0 { recent.removeFirst(expired) }
         if let released { return released }
 
         if let last = lastEvent {
@@ -185,19 +191,30 @@ public struct SettleDetector: Sendable {
         if let last = lastPitched, time - last >= releaseGap - 1e-9 {
             return release(at: time, tolerance: reading.tolerance)
         }
-        for (length, spread, drift) in [(window, spread, drift), (waverWindow, waverSpread, waverDrift)] {
+        for waver in 0..<2 {  // the steady window first, then the waver window
+            let (length, spread, drift) = waver == 1 ? (waverWindow, waverSpread, waverDrift) : (window, spread, drift)
             guard time - since >= length - 1e-9 else { continue }
-            let inWindow = recent.filter { $0.time >= time - length - 1e-9 }
+            let inWindow = Self.since(time - length - 1e-9, in: recent)
             guard let median = Self.steadyMedian(inWindow, at: time, length: length, coverage: coverage,
                                                  spread: spread.value, drift: drift.value,
-                                                 latest: length > window ? window : nil) else { continue }
+                                                 latest: length > window ? window : nil,
+                                                 scratch: &scratch) else { continue }
             return event(median, over: inWindow, at: time, tolerance: reading.tolerance)
         }
         return nil
     }
 
+    /// The readings of `samples` (oldest first) at or after `start`: a suffix, not a copy.
+    private static func since(_ start: Double, in samples: ArraySlice<Sample>) -> ArraySlice<Sample> {
+        samples[(samples.firstIndex { $0.time >= start } ?? samples.endIndex)...]
+    }
+
+    private static func since(_ start: Double, in samples: [Sample]) -> ArraySlice<Sample> {
+        since(start, in: samples[...])
+    }
+
     /// The event of a note that settled on `median` over `window`.
-    private mutating func event(_ median: Double, over window: [Sample], at time: Double,
+    private mutating func event(_ median: Double, over window: ArraySlice<Sample>, at time: Double,
                                 tolerance: Cents) -> SettledNote {
         let pitched = window.filter { $0.pitch != nil }
         // A note's key is known from its first reading on (never folded), so there is always one.
@@ -205,7 +222,7 @@ public struct SettleDetector: Sendable {
             ?? Key(note: Note(midi: Int((median / 100).rounded())), stringIndex: nil, offset: 0)
         lastEvent = (median, key)
         reference = median
-        return SettledNote(time: time, start: window[0].time, note: key.note, stringIndex: key.stringIndex,
+        return SettledNote(time: time, start: window[window.startIndex].time, note: key.note, stringIndex: key.stringIndex,
                            frequency: Hertz(Self.median(pitched.map(\.frequency))),
                            cents: Cents(median + key.offset), tolerance: tolerance)
     }
@@ -214,11 +231,12 @@ public struct SettleDetector: Sendable {
     private mutating func release(at time: Double, tolerance: Cents) -> SettledNote? {
         guard lastEvent == nil, !releaseTried, let last = lastPitched else { return nil }
         releaseTried = true
-        let heard = recent.filter { $0.time <= last + 1e-9 }
+        let heard = recent[..<(recent.firstIndex { $0.time > last + 1e-9 } ?? recent.endIndex)]
         guard let first = heard.first(where: { $0.pitch != nil }), last - first.time >= window - 1e-9 else { return nil }
-        let span = heard.filter { $0.time >= first.time - 1e-9 }
+        let span = Self.since(first.time - 1e-9, in: heard)
         guard let median = Self.steadyMedian(span, at: last, length: last - first.time, coverage: coverage,
-                                             spread: waverSpread.value, drift: releaseDrift.value) else { return nil }
+                                             spread: waverSpread.value, drift: releaseDrift.value,
+                                             scratch: &scratch) else { return nil }
         return event(median, over: span, at: time, tolerance: tolerance)
     }
 
@@ -241,34 +259,59 @@ public struct SettleDetector: Sendable {
     /// True when the note has moved on from its last event: over the last `window`, the median pitch
     /// is `rearmDistance` or more from it, or (with a tuning) the readings in the note's own octave
     /// have gone to another string.
-    private func changed(from last: (value: Double, key: Key?), at time: Double) -> Bool {
-        let inWindow = recent.filter { $0.time >= time - window - 1e-9 }
-        let pitched = inWindow.compactMap(\.pitch)
-        guard !inWindow.isEmpty, Double(pitched.count) >= coverage * Double(inWindow.count) else { return false }
-        if abs(Self.median(pitched) - last.value) >= rearmDistance.value { return true }
+    private mutating func changed(from last: (value: Double, key: Key?), at time: Double) -> Bool {
+        let inWindow = Self.since(time - window - 1e-9, in: recent)
+        let pitched = Self.pitches(of: inWindow, into: &scratch)
+        guard !inWindow.isEmpty, Double(pitched) >= coverage * Double(inWindow.count) else { return false }
+        if abs(Self.medianInPlace(&scratch) - last.value) >= rearmDistance.value { return true }
         guard let string = last.key?.stringIndex else { return false }
-        let elsewhere = inWindow.filter { $0.fold == 0 && $0.key != nil && $0.key?.stringIndex != string }
-        return Double(elsewhere.count) >= coverage * Double(inWindow.count)
+        var elsewhere = 0
+        for sample in inWindow where sample.fold == 0 && sample.key != nil && sample.key?.stringIndex != string {
+            elsewhere += 1
+        }
+        return Double(elsewhere) >= coverage * Double(inWindow.count)
+    }
+
+    /// Puts the pitches of `samples` (those that have one), in order, into `values`; returns how many.
+    @discardableResult
+    private static func pitches(of samples: ArraySlice<Sample>, into values: inout [Double]) -> Int {
+        values.removeAll(keepingCapacity: true)
+        for sample in samples { if let pitch = sample.pitch { values.append(pitch) } }
+        return values.count
     }
 
     /// The median pitch of a window that is steady (see the type's description), else nil.
-    private static func steadyMedian(_ window: [Sample], at time: Double, length: Double, coverage: Double,
-                                     spread: Double, drift: Double, latest: Double? = nil) -> Double? {
-        let pitched = window.compactMap(\.pitch)
-        guard !window.isEmpty, Double(pitched.count) >= coverage * Double(window.count) else { return nil }
-        let median = Self.median(pitched)
-        let deviations = pitched.map { abs($0 - median) }.sorted()
-        guard deviations[Int(0.9 * Double(deviations.count - 1))] <= spread + 1e-9 else { return nil }
+    /// (`scratch` holds the values being sorted, so nothing is allocated per call.)
+    private static func steadyMedian(_ window: ArraySlice<Sample>, at time: Double, length: Double, coverage: Double,
+                                     spread: Double, drift: Double, latest: Double? = nil,
+                                     scratch: inout [Double]) -> Double? {
+        let pitched = pitches(of: window, into: &scratch)
+        guard !window.isEmpty, Double(pitched) >= coverage * Double(window.count) else { return nil }
+        let median = medianInPlace(&scratch)
+        // `scratch` is sorted now; its distances from the median, sorted, are the deviations.
+        for index in scratch.indices { scratch[index] = abs(scratch[index] - median) }
+        scratch.sort()
+        guard scratch[Int(0.9 * Double(scratch.count - 1))] <= spread + 1e-9 else { return nil }
         let middle = time - length / 2
-        let first = window.filter { $0.time < middle }.compactMap(\.pitch)
-        let second = window.filter { $0.time >= middle }.compactMap(\.pitch)
-        guard !first.isEmpty, !second.isEmpty,
-              abs(Self.median(second) - Self.median(first)) <= drift + 1e-9 else { return nil }
+        let secondHalf = window[(window.firstIndex { $0.time >= middle } ?? window.endIndex)...]
+        let firstHalf = window[..<secondHalf.startIndex]
+        guard pitches(of: firstHalf, into: &scratch) > 0 else { return nil }
+        let firstMedian = medianInPlace(&scratch)
+        guard pitches(of: secondHalf, into: &scratch) > 0,
+              abs(medianInPlace(&scratch) - firstMedian) <= drift + 1e-9 else { return nil }
         if let latest {
-            let last = window.filter { $0.time >= time - latest - 1e-9 }.compactMap(\.pitch)
-            guard !last.isEmpty, abs(Self.median(last) - median) <= drift + 1e-9 else { return nil }
+            guard pitches(of: since(time - latest - 1e-9, in: window), into: &scratch) > 0,
+                  abs(medianInPlace(&scratch) - median) <= drift + 1e-9 else { return nil }
         }
         return median
+    }
+
+    /// The median of `values`, which it sorts in place (no copy).
+    static func medianInPlace(_ values: inout [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        values.sort()
+        let mid = values.count / 2
+        return values.count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2
     }
 
     private static func mostCommon(_ keys: [Key]) -> Key? {
