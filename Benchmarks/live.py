@@ -38,8 +38,9 @@ def _ticks(pid):
 
 
 # Thread names (the kernel's 15-character `comm`) → the group they are reported under.
+PULSE_CLIENT_GROUP = "PulseAudio client thread (ALSA pulse plugin)"  # not the tuner's own (issue 13)
 THREAD_GROUPS = (("tuner-analysis", "analysis (capture + engine)"),
-                 ("threaded-ml", "PulseAudio client thread (ALSA pulse plugin)"))
+                 ("threaded-ml", PULSE_CLIENT_GROUP))
 OTHER_THREADS = "other (Swift workers printing the readings, main)"
 
 
