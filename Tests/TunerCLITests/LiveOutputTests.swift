@@ -51,7 +51,8 @@ import Glibc
         return (tally.newlines.load(ordering: .relaxed), tally.writes.load(ordering: .relaxed))
     }
 
-    /// One block of A2, then a source that waits (up to 10 s, a guard against a hang) until the
+    /// One block of A2, then a source that waits (up to 120 s, only a guard against a hang: under the
+    /// full suite the consumer task may wait tens of seconds for a thread) until the
     /// block's readings have been written before it ends: live output must not hold them back for
     /// more to come, and must write them together rather than one `write` per reading.
     final class Gate: Sendable {
@@ -71,7 +72,7 @@ import Glibc
             reads += 1
             guard reads == 1 else {
                 if reads == 2 {
-                    let success = gate.written.wait(timeout: .now() + 10) == .success
+                    let success = gate.written.wait(timeout: .now() + 120) == .success
                     gate.writtenBeforeNextRead.store(success, ordering: .relaxed)
                 }
                 return 0
