@@ -224,7 +224,8 @@ public enum TunerCommand {
             io.printError("Error: cannot start the pitch engine: \(error)\n")
             return .failure
         }
-        // Live input is written line by line, so a reader sees each reading as it is made.
+        // Live input is written a capture block at a time, as soon as the block is analysed, so a reader
+        // sees each reading within one block of when it is made (see printLines).
         let live = options.file == nil
         switch mode {
         case .screen:
