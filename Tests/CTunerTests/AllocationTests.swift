@@ -39,17 +39,8 @@ struct AllocationTests {
         }, tally, nil, 0))
         defer { ct_engine_destroy(engine) }
         let signal = pluck + noise + [Float](repeating: 0, count: 24000) + pluck
-        signal.withUnsafeBufferPointer { buffer in
-            alloc_counter_start()
-            var start = 0
-            while start < buffer.count {
-                let n = min(block, buffer.count - start)
-                ct_engine_process(engine, buffer.baseAddress! + start, n)
-                start += n
-            }
-            let allocations = alloc_counter_stop()
-            #expect(allocations == 0, "\(allocations) allocations while processing \(buffer.count) samples")
-        }
+        let allocations = allocations(feeding: signal, inBlocksOf: block) { ct_engine_process(engine, $0, $1) }
+        #expect(allocations == 0, "\(allocations) allocations while processing \(signal.count) samples")
         #expect(tally.pointee.results == signal.count / 480)
         #expect(tally.pointee.pitched > tally.pointee.results / 2)
     }
@@ -75,18 +66,23 @@ struct AllocationTests {
 /// pass. The first pass warms up what the Swift runtime makes once (type metadata caches); a real-time
 /// path must allocate nothing in the second.
 func allocationsPerPass(feeding samples: [Float], to process: (UnsafeBufferPointer<Float>) -> Void) -> [UInt] {
-    var perPass: [UInt] = []
-    for _ in 0..<2 {
-        samples.withUnsafeBufferPointer { buffer in
-            alloc_counter_start()
-            var start = 0
-            while start < buffer.count {
-                let n = min(512, buffer.count - start)
-                process(UnsafeBufferPointer(rebasing: buffer[start..<start + n]))
-                start += n
-            }
-            perPass.append(alloc_counter_stop())
-        }
+    (0..<2).map { _ in
+        allocations(feeding: samples, inBlocksOf: 512) { process(UnsafeBufferPointer(start: $0, count: $1)) }
     }
-    return perPass
+}
+
+/// Feeds `samples` to `process` (a block's first sample and its length) in blocks of `block` samples,
+/// the last one shorter, and returns the allocations counted meanwhile.
+func allocations(feeding samples: [Float], inBlocksOf block: Int,
+                 to process: (UnsafePointer<Float>, Int) -> Void) -> UInt {
+    samples.withUnsafeBufferPointer { buffer in
+        alloc_counter_start()
+        var start = 0
+        while start < buffer.count {
+            let n = min(block, buffer.count - start)
+            process(buffer.baseAddress! + start, n)
+            start += n
+        }
+        return alloc_counter_stop()
+    }
 }

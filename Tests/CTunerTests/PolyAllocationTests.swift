@@ -36,17 +36,8 @@ struct PolyAllocationTests {
             }, tally, nil, 0)
         })
         defer { ct_poly_destroy(poly) }
-        signal.withUnsafeBufferPointer { buffer in
-            alloc_counter_start()
-            var start = 0
-            while start < buffer.count {
-                let n = min(block, buffer.count - start)
-                ct_poly_process(poly, buffer.baseAddress! + start, n)
-                start += n
-            }
-            let allocations = alloc_counter_stop()
-            #expect(allocations == 0, "\(allocations) allocations while processing \(buffer.count) samples")
-        }
+        let allocations = allocations(feeding: signal, inBlocksOf: block) { ct_poly_process(poly, $0, $1) }
+        #expect(allocations == 0, "\(allocations) allocations while processing \(signal.count) samples")
         #expect(tally.pointee.hops == signal.count / 480)
         #expect(tally.pointee.heard > 6 * 100, "the strum was read: \(tally.pointee.heard) string readings")
     }
