@@ -95,18 +95,21 @@ public final class ALSACaptureSource: AudioSource {
         }
     }
 
-    /// The capture PCMs a user can pass to `--device` (`snd_device_name_hint`).
-    public static func captureDevices(library: any ALSALibrary = SystemALSA()) throws(ALSAError) -> [ALSADeviceHint] {
+    /// The PCMs a user can pass to `--device` (capture) or `--playback-device` (playback)
+    /// (`snd_device_name_hint`).
+    public static func devices(_ direction: ALSAError.Direction = .capture,
+                               library: any ALSALibrary = SystemALSA()) throws(ALSAError) -> [ALSADeviceHint] {
         library.silenceErrors()
-        switch library.captureDevices() {
+        switch library.devices(direction) {
         case .success(let list):
             guard !list.isEmpty else {
                 throw ALSAError(kind: .listing, device: "", code: -ENOENT,
-                                reason: "it defines no PCM, not even \"null\"")
+                                reason: "it defines no PCM, not even \"null\"", direction: direction)
             }
             return list
         case .failure(let code):
-            throw ALSAError(kind: .listing, device: "", code: code.value, reason: library.describe(code.value))
+            throw ALSAError(kind: .listing, device: "", code: code.value, reason: library.describe(code.value),
+                            direction: direction)
         }
     }
 

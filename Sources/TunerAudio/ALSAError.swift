@@ -42,7 +42,7 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
         if direction == .playback {
             switch kind {
             case .noDevice:
-                return "cannot open playback device \"\(device)\" (ALSA: \(reason)); name another with --playback-device"
+                return "cannot open playback device \"\(device)\" (ALSA: \(reason)); name another with --playback-device (see --list-playback-devices)"
             case .busy:
                 return "playback device \"\(device)\" is busy (ALSA: \(reason)); close the program using it"
             case .unsupported:
@@ -50,7 +50,8 @@ public struct ALSAError: Error, Equatable, Sendable, CustomStringConvertible {
             case .vanished:
                 return "playback device \"\(device)\" stopped playing (ALSA: \(reason))"
             case .listing:
-                return "cannot list playback devices (ALSA: \(reason))"
+                return "cannot list playback devices: ALSA's configuration could not be read (ALSA: \(reason)); "
+                    + "check ~/.asoundrc, /etc/asound.conf and ALSA_CONFIG_PATH"
             }
         }
         switch kind {

@@ -110,8 +110,9 @@ public protocol ALSALibrary {
     func close(_ handle: ALSAHandle)
     /// alsa-lib's words for a code (`snd_strerror`).
     func describe(_ code: Int32) -> String
-    /// The PCMs that can capture (`snd_device_name_hint`, `IOID` absent or "Input").
-    func captureDevices() -> Result<[ALSADeviceHint], ALSACode>
+    /// The PCMs that can capture or play (`snd_device_name_hint`, `IOID` absent, or "Input" for
+    /// capture and "Output" for playback).
+    func devices(_ direction: ALSAError.Direction) -> Result<[ALSADeviceHint], ALSACode>
 }
 
 /// A negative errno code from alsa-lib.

@@ -127,7 +127,8 @@ public struct SystemALSA: ALSALibrary {
 
     public func describe(_ code: Int32) -> String { String(cString: snd_strerror(code)) }
 
-    public func captureDevices() -> Result<[ALSADeviceHint], ALSACode> {
+    public func devices(_ direction: ALSAError.Direction) -> Result<[ALSADeviceHint], ALSACode> {
+        let wanted = direction == .capture ? "Input" : "Output"
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         let rc = snd_device_name_hint(-1, "pcm", &hints)
         guard rc == 0, let hints else { return .failure(ALSACode(rc < 0 ? rc : -EINVAL)) }
@@ -138,8 +139,8 @@ public struct SystemALSA: ALSALibrary {
             index += 1
             let name = Self.take(snd_device_name_get_hint(hint, "NAME"))
             let description = Self.take(snd_device_name_get_hint(hint, "DESC"))
-            let direction = Self.take(snd_device_name_get_hint(hint, "IOID"))
-            guard let name, direction == nil || direction == "Input" else { continue }
+            let ioid = Self.take(snd_device_name_get_hint(hint, "IOID"))
+            guard let name, ioid == nil || ioid == wanted else { continue }
             let oneLine = (description ?? "").split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters() }.filter { !$0.isEmpty }.joined(separator: " — ")
             devices.append(ALSADeviceHint(name: name, description: oneLine))

@@ -72,7 +72,8 @@ public struct CommandLineParser: Sendable {
             throw .conflict("'--config' and '--no-config' cannot be used together; leave out one of them.")
         }
         if options.listTunings {
-            for other in ["file", "channel", "device", "rate", "list-devices", "expect", "announce", "speak", "output"]
+            for other in ["file", "channel", "device", "rate", "list-devices", "list-playback-devices", "expect", "announce", "speak",
+                          "output"]
             where options.given.contains(other) {
                 throw .conflict("'--list-tunings' and '--\(other)' cannot be used together: '--list-tunings' only "
                     + "prints the tunings and exits; leave out one of them.")
@@ -84,8 +85,8 @@ public struct CommandLineParser: Sendable {
                 + "e.g. 'tuner --file stereo.wav --channel 1'.")
         }
         if options.given.contains("tone") {
-            for other in ["file", "expect", "announce", "speak", "output", "device", "rate", "list-devices", "tuning",
-                          "chime", "plot"] where options.given.contains(other) {
+            for other in ["file", "expect", "announce", "speak", "output", "device", "rate", "list-devices",
+                          "list-playback-devices", "tuning", "chime", "plot"] where options.given.contains(other) {
                 throw .conflict("'--tone' and '--\(other)' cannot be used together: '--tone' only plays a note and "
                     + "exits; leave out one of them.")
             }

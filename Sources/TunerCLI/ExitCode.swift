@@ -46,7 +46,7 @@ public enum ExitCode: Int32, Sendable {
             + "'ulimit -n')."),
         (.config, "The config file is wrong: an unknown key, a bad value or a line that is not 'key = value' "
             + "(the message names the file and line), or the file given to --config cannot be read; "
-            + "or --list-devices finds ALSA's configuration unreadable."),
+            + "or --list-devices or --list-playback-devices finds ALSA's configuration unreadable."),
         (.hangup, "The screen ended because the terminal hung up (SIGHUP)."),
         (.interrupted, "The screen ended with Ctrl-C (SIGINT)."),
         (.quitSignal, "The screen ended with Ctrl-\\ (SIGQUIT)."),

@@ -139,7 +139,8 @@ public enum TunerCommand {
     /// Tunes the input the options name and shows the readings in the chosen format.
     static func tune(_ options: TunerOptions, io: SystemIO, environment: [String: String] = currentEnvironment()) async -> ExitCode {
         if options.listTunings { return ExitCode(rawValue: print(Tuning.listing, io: io)) ?? .failure }
-        if options.listDevices { return listDevices(io: io) }
+        if options.listDevices { return listDevices(.capture, io: io) }
+        if options.listPlaybackDevices { return listDevices(.playback, io: io) }
         if let path = options.plot, let problem = PlotSVG.unwritable(path) {
             io.printError("Error: cannot write the plot to '\(path)': \(problem).\n")
             return .failure
@@ -444,11 +445,11 @@ public enum TunerCommand {
         return .failure
     }
 
-    /// `--list-devices`: one capture PCM per line, "name — description".
-    static func listDevices(io: SystemIO) -> ExitCode {
+    /// `--list-devices` / `--list-playback-devices`: one capture or playback PCM per line, "name — description".
+    static func listDevices(_ direction: ALSAError.Direction, io: SystemIO) -> ExitCode {
         let devices: [ALSADeviceHint]
         do {
-            devices = try ALSACaptureSource.captureDevices()
+            devices = try ALSACaptureSource.devices(direction)
         } catch {
             io.printError("Error: \(error)\n")
             return error.kind == .listing ? .config : .unavailable

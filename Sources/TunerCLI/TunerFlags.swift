@@ -58,7 +58,7 @@ enum TunerFlags {
             long: "device", short: "d", valueName: "name", example: "hw:1",
             help: "ALSA capture device for live input, e.g. default, hw:1 or plughw:1,0 (see --list-devices).",
             defaultText: { $0.device },
-            completion: .captureDevices,
+            completion: .devices(.capture),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:1") }
                 options.device = value
@@ -80,6 +80,11 @@ enum TunerFlags {
             help: "List the capture devices (name and description) and exit.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.listDevices = true }),
+        OptionDefinition(
+            long: "list-playback-devices", short: nil, valueName: nil, example: nil,
+            help: "List the playback devices for --playback-device (name and description) and exit.",
+            defaultText: nil,
+            apply: { options, _ throws(OptionDefinition.InvalidValue) in options.listPlaybackDevices = true }),
         OptionDefinition(
             long: "tuning", short: nil, valueName: "name|notes", example: "drop-d",
             help: "Tune an instrument: a preset (see --list-tunings) or the strings' notes, lowest-pitched "
@@ -259,8 +264,10 @@ enum TunerFlags {
             }),
         OptionDefinition(
             long: "playback-device", short: nil, valueName: "name", example: "hw:0",
-            help: "ALSA playback device for the tone, the chimes and --speak, e.g. default, pulse or hw:0.",
+            help: "ALSA playback device for the tone, the chimes and --speak, e.g. default, pulse or hw:0 "
+                + "(see --list-playback-devices).",
             defaultText: { $0.playbackDevice },
+            completion: .devices(.playback),
             apply: { options, value throws(OptionDefinition.InvalidValue) in
                 guard !value.isEmpty else { throw .init("must be an ALSA device name, e.g. default or hw:0") }
                 options.playbackDevice = value
@@ -419,7 +426,7 @@ extension TunerFlags {
     /// Flags that name the input or the action of one run rather than a standing preference: the config
     /// file refuses them as keys.
     static let commandLineOnly: Set<String> = [
-        "file", "channel", "expect", "list-devices", "list-tunings", "tone", "plot",
+        "file", "channel", "expect", "list-devices", "list-playback-devices", "list-tunings", "tone", "plot",
         "config", "no-config", "generate-manual", "generate-completion-script",
     ]
 }

@@ -21,6 +21,8 @@ public struct TunerOptions: Sendable, Equatable {
     public var rate: Int
     /// List the capture devices and exit.
     public var listDevices: Bool
+    /// List the playback devices and exit.
+    public var listPlaybackDevices = false
     /// The instrument's tuning; nil is chromatic (cents from the nearest note).
     public var tuning: Tuning?
     /// Print the built-in tunings and exit.

@@ -21,6 +21,7 @@ final class ScriptedALSA: ALSALibrary {
     var closed = 0
     var silenced = 0
     var devices: Result<[ALSADeviceHint], ALSACode> = .success([])
+    var listed: [ALSAError.Direction] = []
 
     func silenceErrors() { silenced += 1 }
     func openCapture(name: String, configuration: String?) -> Result<ALSAHandle, ALSACode> {
@@ -72,7 +73,10 @@ final class ScriptedALSA: ALSALibrary {
     func recover(_ handle: ALSAHandle, from code: Int32) -> Int32 { recovered.append(code); return recoverResult }
     func close(_ handle: ALSAHandle) { closed += 1 }
     func describe(_ code: Int32) -> String { "reason \(code)" }
-    func captureDevices() -> Result<[ALSADeviceHint], ALSACode> { devices }
+    func devices(_ direction: ALSAError.Direction) -> Result<[ALSADeviceHint], ALSACode> {
+        listed.append(direction)
+        return devices
+    }
 }
 
 @Suite struct ALSAFakeLibraryTests {
@@ -168,17 +172,22 @@ final class ScriptedALSA: ALSALibrary {
         #expect(alsa.closed == 1)
     }
 
-    @Test func listsCaptureDevicesOrSaysWhyNot() throws {
+    @Test(arguments: [ALSAError.Direction.capture, .playback])
+    func listsDevicesOrSaysWhyNot(direction: ALSAError.Direction) throws {
         let alsa = ScriptedALSA()
         alsa.devices = .success([ALSADeviceHint(name: "default", description: "Default ALSA Output")])
-        #expect(try ALSACaptureSource.captureDevices(library: alsa).map(\.name) == ["default"])
+        #expect(try ALSACaptureSource.devices(direction, library: alsa).map(\.name) == ["default"])
+        #expect(alsa.listed == [direction])
         alsa.devices = .failure(ALSACode(-ENOENT))
-        #expect(throws: ALSAError.self) { _ = try ALSACaptureSource.captureDevices(library: alsa) }
+        #expect(throws: ALSAError(kind: .listing, device: "", code: -ENOENT, reason: "reason -2", direction: direction)) {
+            _ = try ALSACaptureSource.devices(direction, library: alsa)
+        }
     }
 
-    @Test func realDeviceListHasOneLineDescriptions() throws {
+    @Test(arguments: [ALSAError.Direction.capture, .playback])
+    func realDeviceListHasOneLineDescriptions(direction: ALSAError.Direction) throws {
         // alsa-lib's own hints for this machine (at least the configuration's "null" and "default").
-        let devices = try ALSACaptureSource.captureDevices()
+        let devices = try ALSACaptureSource.devices(direction)
         #expect(!devices.isEmpty)
         #expect(devices.allSatisfy { !$0.name.isEmpty && !$0.description.contains("\n") })
     }

@@ -274,6 +274,12 @@ extension BadInputMatrixTests {
             "cannot list capture devices: ALSA's configuration could not be read"),
         Row(#"mkdir -p h && printf 'pcm.broken { type\n' > h/.asoundrc && HOME=$PWD/h $TUNER --list-devices"#, 78,
             "cannot list capture devices: ALSA's configuration could not be read"),
+        Row(#"ALSA_CONFIG_PATH=/nonexistent $TUNER --list-playback-devices"#, 78,
+            "cannot list playback devices: ALSA's configuration could not be read"),
+        Row(#"$TUNER --list-tunings --list-playback-devices"#, 64,
+            "'--list-tunings' and '--list-playback-devices' cannot be used together"),
+        Row(#"$TUNER --tone A4 --list-playback-devices"#, 64,
+            "'--tone' and '--list-playback-devices' cannot be used together"),
         // A file that promises audio and holds none: 66 whatever its format.
         Row(#"$TUNER -f cut.ogg --output jsonl"#, 66, "cut.ogg': it holds no audio (0 frames)"),
         Row(#"$TUNER -f zero.wav --output jsonl"#, 66, "zero.wav': it holds no audio (0 frames)"),

@@ -12,11 +12,11 @@ import TunerTestSupport
 
     USAGE: tuner [--file <path>] [--channel <n>] [--tolerance <cents>] [--a4 <hz>]
            [--output <format>] [--device <name>] [--rate <hz>] [--list-devices]
-           [--tuning <name|notes>] [--list-tunings] [--announce] [--speak]
-           [--expect <note>] [--temperament <name|file>] [--root <note>]
-           [--kbm <file>] [--transpose <key>] [--capo <fret>] [--names <scheme>]
-           [--stretch <curve>] [--offsets <cents>] [--tone <note>]
-           [--duration <seconds>] [--tone-timbre <timbre>]
+           [--list-playback-devices] [--tuning <name|notes>] [--list-tunings]
+           [--announce] [--speak] [--expect <note>] [--temperament <name|file>]
+           [--root <note>] [--kbm <file>] [--transpose <key>] [--capo <fret>]
+           [--names <scheme>] [--stretch <curve>] [--offsets <cents>]
+           [--tone <note>] [--duration <seconds>] [--tone-timbre <timbre>]
            [--playback-device <name>] [--chime] [--plot <file.svg>] [--poly]
            [--config <path>] [--no-config] [--generate-manual]
            [--generate-completion-script <shell>]
@@ -45,6 +45,9 @@ import TunerTestSupport
                               Hz. (default: 48000)
       --list-devices          List the capture devices (name and description) and
                               exit.
+      --list-playback-devices
+                              List the playback devices for --playback-device (name
+                              and description) and exit.
       --tuning <name|notes>   Tune an instrument: a preset (see --list-tunings) or
                               the strings' notes, lowest-pitched side first, e.g.
                               "D2 A2 D3 G3 B3 E4". Cents are then measured from the
@@ -106,8 +109,8 @@ import TunerTestSupport
                               pluck (a plucked string). (default: sine)
       --playback-device <name>
                               ALSA playback device for the tone, the chimes and
-                              --speak, e.g. default, pulse or hw:0.
-                              (default: default)
+                              --speak, e.g. default, pulse or hw:0 (see
+                              --list-playback-devices). (default: default)
       --chime                 Sound a short, quiet click through --playback-device
                               each time a note settles: two high ticks in tune, one
                               low knock out of tune (with --poly, each time a strum
@@ -180,8 +183,8 @@ import TunerTestSupport
             'ulimit -v' or 'ulimit -n').
       78    The config file is wrong: an unknown key, a bad value or a line that is
             not 'key = value' (the message names the file and line), or the file
-            given to --config cannot be read; or --list-devices finds ALSA's
-            configuration unreadable.
+            given to --config cannot be read; or --list-devices or
+            --list-playback-devices finds ALSA's configuration unreadable.
       129   The screen ended because the terminal hung up (SIGHUP).
       130   The screen ended with Ctrl-C (SIGINT).
       131   The screen ended with Ctrl-\\ (SIGQUIT).

@@ -63,7 +63,8 @@ import TunerMusic
         #expect(try completion("config") == .files)
         #expect(try completion("tuning") == .choices(Tuning.presets.compactMap(\.key)))
         #expect(try completion("output") == .choices(["screen", "text", "jsonl"]))
-        #expect(try completion("device") == .captureDevices)
+        #expect(try completion("device") == .devices(.capture))
+        #expect(try completion("playback-device") == .devices(.playback))
         #expect(try completion("a4") == .anything)
         #expect(try completion("kbm") == .files, "a value named \"file\" completes files")
         #expect(try completion("temperament") == .choicesAndFiles(Temperament.builtIns.map(\.name)))
@@ -125,34 +126,51 @@ import TunerMusic
         #expect(try Self.bashCompletions("tuner -f \(dir.url.path)/gui", in: dir) == ["\(dir.url.path)/guitar.wav"])
     }
 
-    /// Devices come from `tuner --list-devices` run at completion time (here a stand-in that lists two),
-    /// and a name with a colon completes in the part bash replaces (after the colon).
-    @Test func bashCompletesCaptureDevicesFromListDevices() throws {
-        let dir = try TemporaryDirectory()
+    /// A stand-in for `tuner` in `dir` that lists three capture devices for `--list-devices`, two
+    /// playback devices for `--list-playback-devices`, and fails on anything else.
+    static func fakeDeviceLister(in dir: TemporaryDirectory) throws -> String {
         let fake = dir.path("tuner")
         try """
             #!/bin/sh
-            [ "$*" = "--no-config --list-devices" ] || exit 64
-            printf 'default       Default ALSA Output\\nhw:CARD=USB,DEV=0  USB Audio\\npulse         PulseAudio\\n'
+            case "$*" in
+            "--no-config --list-devices")
+                printf 'default       Default ALSA Output\\nhw:CARD=USB,DEV=0  USB Audio\\npulse         PulseAudio\\n' ;;
+            "--no-config --list-playback-devices")
+                printf 'default  Default ALSA Output\\nhdmi:CARD=HDMI,DEV=0  HDMI out\\n' ;;
+            *) exit 64 ;;
+            esac
             """.write(toFile: fake, atomically: true, encoding: .utf8)
         chmod(fake, 0o755)
+        return fake
+    }
+
+    /// Devices come from `tuner --list-devices` (capture) or `--list-playback-devices` run at completion
+    /// time (here a stand-in), and a name with a colon completes in the part bash replaces (after the colon).
+    @Test func bashCompletesDevicesFromTheirListings() throws {
+        let dir = try TemporaryDirectory()
+        let fake = try Self.fakeDeviceLister(in: dir)
         #expect(try Self.bashCompletions("tuner --device ", tuner: fake, in: dir) == ["default", "hw:CARD=USB,DEV=0", "pulse"])
         #expect(try Self.bashCompletions("tuner -d p", tuner: fake, in: dir) == ["pulse"])
         #expect(try Self.bashCompletions("tuner --device hw:C", tuner: fake, in: dir) == ["CARD=USB,DEV=0"])
+        #expect(try Self.bashCompletions("tuner --playback-device ", tuner: fake, in: dir) == ["default", "hdmi:CARD=HDMI,DEV=0"])
+        #expect(try Self.bashCompletions("tuner --playback-device h", tuner: fake, in: dir) == ["hdmi:CARD=HDMI,DEV=0"])
     }
 
-    @Test func fishCompletesPresetsAndFormats() throws {
+    @Test func fishCompletesPresetsFormatsAndDevices() throws {
         let fish = try Self.program("fish")
         let dir = try TemporaryDirectory()
+        _ = try Self.fakeDeviceLister(in: dir)
         try Self.generated(["--generate-completion-script", "fish"]).write(toFile: dir.path("tuner.fish"), atomically: true, encoding: .utf8)
         func complete(_ line: String) throws -> [String] {
-            let result = try TunerBinary.shell("HOME='\(dir.url.path)' XDG_CONFIG_HOME='\(dir.url.path)' XDG_DATA_HOME='\(dir.url.path)' '\(fish)' --no-config -c \"source '\(dir.path("tuner.fish"))'; complete -C '\(line)'\"")
+            let result = try TunerBinary.shell("PATH='\(dir.url.path)':\"$PATH\" HOME='\(dir.url.path)' XDG_CONFIG_HOME='\(dir.url.path)' XDG_DATA_HOME='\(dir.url.path)' '\(fish)' --no-config -c \"source '\(dir.path("tuner.fish"))'; complete -C '\(line)'\"")
             #expect(result.status == 0, "\(result.stderr)")
             return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }.sorted()
         }
         #expect(try complete("tuner --tuning bas") == ["bass", "bass5", "bass6"])
         #expect(try complete("tuner --output j") == ["jsonl"])
         #expect(try complete("tuner --no-conf") == ["--no-config"])
+        #expect(try complete("tuner --device p") == ["pulse"])
+        #expect(try complete("tuner --playback-device ") == ["default", "hdmi:CARD=HDMI,DEV=0"])
     }
 
     @Test func zshCompletionParses() throws {

@@ -225,7 +225,7 @@ import TunerMusic
         let noDevice = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --playback-device no_such_out")
         #expect(noDevice.status == 69)
         #expect(noDevice.stderr == "Error: cannot open playback device \"no_such_out\" (ALSA: No such file or "
-                + "directory); name another with --playback-device\n")
+                + "directory); name another with --playback-device (see --list-playback-devices)\n")
         #expect(!FileManager.default.fileExists(atPath: log))
 
         // espeak-ng that fails: one line naming it, exit 69.

@@ -86,7 +86,7 @@ import TunerMusic
         let result = try TunerBinary.shell("HOME=\(home.url.path) \"$TUNER\" --tone A4 --playback-device no_such_out")
         #expect(result.status == 69)
         #expect(result.stderr == "Error: cannot open playback device \"no_such_out\" (ALSA: No such file or directory); "
-                + "name another with --playback-device\n")
+                + "name another with --playback-device (see --list-playback-devices)\n")
         #expect(result.stdout.isEmpty)
     }
 
@@ -123,6 +123,6 @@ import TunerMusic
         #expect(noDevice.status == 69)
         #expect(noDevice.stdout == "")
         #expect(noDevice.stderr == "Error: cannot open playback device \"no_such_out\" (ALSA: No such file or directory); "
-                + "name another with --playback-device\n")
+                + "name another with --playback-device (see --list-playback-devices)\n")
     }
 }
