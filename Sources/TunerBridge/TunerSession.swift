@@ -48,9 +48,9 @@ public enum SessionDelivery: Sendable {
 /// only way they cross threads.
 ///
 /// Threads: the session's analysis thread reads the source, feeds the engine, and hands the
-/// measurements of each block to the stream once the block is done, through one `MeasurementHandoff`
-/// for every delivery (together, so that a consumer waiting for them is woken once per block rather
-/// than once per hop).
+/// measurements of each block to the stream once the block is done, through a `MeasurementHandoff`
+/// (together, so that a consumer waiting for them is woken once per block rather than once per hop):
+/// a `WaitingHandoff` for a file, a lock-free `LiveHandoff` for a live source.
 ///
 /// Memory is bounded by design, whatever the consumer does and whichever engine runs (`Delivery`): a
 /// file waits for its consumer (at most `queueCapacity` measurements in flight, nothing dropped); a
@@ -80,11 +80,11 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     private final class Control: Sendable {
         let stopRequested = Atomic<Bool>(false)
         let outcome = Mutex<(any Error)?>(nil)
-        /// The ring between the analysis thread and the stream.
-        let handoff: MeasurementHandoff<Measurement>
-        /// Whether `dropped` reports the ring's drops (`.everyReadingDroppingWhenBehind`).
+        /// Between the analysis thread and the stream: `WaitingHandoff` for a file, `LiveHandoff` live.
+        let handoff: any MeasurementHandoff<Measurement>
+        /// Whether `dropped` reports the handoff's drops (`.everyReadingDroppingWhenBehind`).
         let countsDrops: Bool
-        init(handoff: MeasurementHandoff<Measurement>, countsDrops: Bool) {
+        init(handoff: any MeasurementHandoff<Measurement>, countsDrops: Bool) {
             self.handoff = handoff
             self.countsDrops = countsDrops
         }
@@ -113,9 +113,12 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// Throws what `makeEngine` throws.
     init(source: sending any AudioSource, delivery: Delivery, blockSize: Int,
          makeEngine: (_ sampleRate: Double, _ sink: @escaping (Measurement) -> Void) throws -> (Process, Int)) throws {
-        let capacity = delivery == .newestOnly ? 1 : Self.queueCapacity
-        let handoff = MeasurementHandoff<Measurement>(capacity: capacity,
-                                                      whenFull: delivery == .everyReading ? .wait : .dropOldest)
+        // A file waits for its consumer; a live source never waits and never takes a lock.
+        let handoff: any MeasurementHandoff<Measurement> = switch delivery {
+        case .everyReading: WaitingHandoff<Measurement>(capacity: Self.queueCapacity)
+        case .newestOnly: LiveHandoff<Measurement>(capacity: 1)
+        case .everyReadingDroppingWhenBehind: LiveHandoff<Measurement>(capacity: Self.queueCapacity)
+        }
         let control = Control(handoff: handoff, countsDrops: delivery == .everyReadingDroppingWhenBehind)
         let pending = Pending()
         let (process, hopSize) = try makeEngine(source.sampleRate) { measurement in
