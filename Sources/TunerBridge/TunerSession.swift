@@ -67,7 +67,9 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// readings at 100 a second, about 40 KB of single-string readings. Enough to ride out a consumer's
     /// pause (a terminal scrolling, a pipe's reader busy for a moment) without dropping live readings;
     /// small enough that memory does not depend on the consumer (issue 18: an unbounded buffer reached
-    /// 1.14 GB behind a slow reader). (Computed: a generic class cannot store a static.)
+    /// 1.14 GB behind a slow reader). A live source's `LiveHandoff` sets aside three buffers of this
+    /// many (about 150 KB of single-string readings, 1.2 MB of strum readings, written only as far as
+    /// they fill). (Computed: a generic class cannot store a static.)
     public static var queueCapacity: Int { 1024 }
 
     public let measurements: AsyncStream<Measurement>
