@@ -48,7 +48,7 @@ let package = Package(
         // in-memory AudioSource.
         .target(name: "TunerTestSupport", dependencies: ["TunerBridge"], path: "Tests/TunerTestSupport"),
         .testTarget(name: "CTunerTests", dependencies: ["CTuner", "TunerBridge", "TunerMusic", "TunerAudio", "AllocationCounter"]),
-        .testTarget(name: "TunerBridgeTests", dependencies: ["TunerBridge", "TunerAudio", "TunerTestSupport"]),
+        .testTarget(name: "TunerBridgeTests", dependencies: ["TunerBridge", "TunerAudio", "TunerTestSupport", "AllocationCounter"]),
         .testTarget(name: "TunerMusicTests", dependencies: ["TunerMusic", "TunerBridge", "TunerAudio", "TunerTestSupport"]),
         .testTarget(name: "TunerAudioTests", dependencies: ["TunerAudio", "TunerBridge", "TunerMusic", "CSndfile", "CALSA", "TunerTestSupport"]),
         .testTarget(name: "TunerScreenTests", dependencies: ["TunerScreen", "TunerBridge", "TunerMusic", "TunerAudio", "TunerTestSupport"]),

@@ -48,9 +48,9 @@ public enum SessionDelivery: Sendable {
 /// only way they cross threads.
 ///
 /// Threads: the session's analysis thread reads the source, feeds the engine, and hands the
-/// measurements of each block to the stream once the block is done, through one `MeasurementHandoff`
-/// for every delivery (together, so that a consumer waiting for them is woken once per block rather
-/// than once per hop).
+/// measurements of each block to the stream once the block is done, through a `MeasurementHandoff`
+/// (together, so that a consumer waiting for them is woken once per block rather than once per hop):
+/// a `WaitingHandoff` for a file, a lock-free `LiveHandoff` for a live source.
 ///
 /// Memory is bounded by design, whatever the consumer does and whichever engine runs (`Delivery`): a
 /// file waits for its consumer (at most `queueCapacity` measurements in flight, nothing dropped); a
@@ -67,7 +67,9 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// readings at 100 a second, about 40 KB of single-string readings. Enough to ride out a consumer's
     /// pause (a terminal scrolling, a pipe's reader busy for a moment) without dropping live readings;
     /// small enough that memory does not depend on the consumer (issue 18: an unbounded buffer reached
-    /// 1.14 GB behind a slow reader). (Computed: a generic class cannot store a static.)
+    /// 1.14 GB behind a slow reader). A live source's `LiveHandoff` sets aside three buffers of this
+    /// many (about 150 KB of single-string readings, 1.2 MB of strum readings, written only as far as
+    /// they fill). (Computed: a generic class cannot store a static.)
     public static var queueCapacity: Int { 1024 }
 
     public let measurements: AsyncStream<Measurement>
@@ -80,11 +82,11 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     private final class Control: Sendable {
         let stopRequested = Atomic<Bool>(false)
         let outcome = Mutex<(any Error)?>(nil)
-        /// The ring between the analysis thread and the stream.
-        let handoff: MeasurementHandoff<Measurement>
-        /// Whether `dropped` reports the ring's drops (`.everyReadingDroppingWhenBehind`).
+        /// Between the analysis thread and the stream: `WaitingHandoff` for a file, `LiveHandoff` live.
+        let handoff: any MeasurementHandoff<Measurement>
+        /// Whether `dropped` reports the handoff's drops (`.everyReadingDroppingWhenBehind`).
         let countsDrops: Bool
-        init(handoff: MeasurementHandoff<Measurement>, countsDrops: Bool) {
+        init(handoff: any MeasurementHandoff<Measurement>, countsDrops: Bool) {
             self.handoff = handoff
             self.countsDrops = countsDrops
         }
@@ -113,9 +115,12 @@ public final class AnalysisSession<Measurement: Sendable>: Sendable {
     /// Throws what `makeEngine` throws.
     init(source: sending any AudioSource, delivery: Delivery, blockSize: Int,
          makeEngine: (_ sampleRate: Double, _ sink: @escaping (Measurement) -> Void) throws -> (Process, Int)) throws {
-        let capacity = delivery == .newestOnly ? 1 : Self.queueCapacity
-        let handoff = MeasurementHandoff<Measurement>(capacity: capacity,
-                                                      whenFull: delivery == .everyReading ? .wait : .dropOldest)
+        // A file waits for its consumer; a live source never waits and never takes a lock.
+        let handoff: any MeasurementHandoff<Measurement> = switch delivery {
+        case .everyReading: WaitingHandoff<Measurement>(capacity: Self.queueCapacity)
+        case .newestOnly: LiveHandoff<Measurement>(capacity: 1)
+        case .everyReadingDroppingWhenBehind: LiveHandoff<Measurement>(capacity: Self.queueCapacity)
+        }
         let control = Control(handoff: handoff, countsDrops: delivery == .everyReadingDroppingWhenBehind)
         let pending = Pending()
         let (process, hopSize) = try makeEngine(source.sampleRate) { measurement in
