@@ -51,8 +51,7 @@ import Glibc
         return (tally.newlines.load(ordering: .relaxed), tally.writes.load(ordering: .relaxed))
     }
 
-    /// One block of A2, then a source that waits (up to 120 s, only a guard against a hang: under the
-    /// full suite the consumer task may wait tens of seconds for a thread) until the
+    /// One block of A2, then a source that waits (up to `antiHangSeconds`) until the
     /// block's readings have been written before it ends: live output must not hold them back for
     /// more to come, and must write them together rather than one `write` per reading.
     final class Gate: Sendable {
@@ -60,6 +59,12 @@ import Glibc
         /// Whether the first block's readings were written before the source was read again.
         let writtenBeforeNextRead = Atomic<Bool>(false)
     }
+
+    /// How long the gated source waits for the write: only a guard against a hang (output held back until
+    /// the input ends would wait forever). Not a speed bound: under the full suite the consumer task
+    /// waits for a thread of the cooperative pool, tens of seconds under load, and in one `make sanitize`
+    /// TSan run on 2 cores more than 120 s (the bound before).
+    static let antiHangSeconds = 600.0
 
     final class GatedSource: AudioSource {
         let block: [Float]
@@ -72,7 +77,7 @@ import Glibc
             reads += 1
             guard reads == 1 else {
                 if reads == 2 {
-                    let success = gate.written.wait(timeout: .now() + 120) == .success
+                    let success = gate.written.wait(timeout: .now() + LiveOutputTests.antiHangSeconds) == .success
                     gate.writtenBeforeNextRead.store(success, ordering: .relaxed)
                 }
                 return 0
