@@ -22,50 +22,13 @@ import Synchronization
 /// wait for its consumer, is `WaitingHandoff` (a different type because waiting needs a condition
 /// variable, which the live path must not touch).
 final class LiveHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked Sendable {
-    /// A block buffer: a ring of `capacity` measurements, made once; one thread owns it at a time.
-    private final class Block {
-        let storage: UnsafeMutablePointer<Measurement>
-        let capacity: Int
-        var head = 0
-        var count = 0
-        init(capacity: Int) {
-            self.capacity = capacity
-            storage = .allocate(capacity: capacity)
-        }
-        deinit {
-            removeAll()
-            storage.deallocate()
-        }
-        /// Adds `measurement` as the newest; returns true when the oldest had to go to make room.
-        func append(_ measurement: Measurement) -> Bool {
-            var droppedOne = false
-            if count == capacity {
-                (storage + head).deinitialize(count: 1)
-                head = (head + 1) % capacity
-                count -= 1
-                droppedOne = true
-            }
-            (storage + (head + count) % capacity).initialize(to: measurement)
-            count += 1
-            return droppedOne
-        }
-        func popOldest() -> Measurement? {
-            guard count > 0 else { return nil }
-            let measurement = (storage + head).move()
-            head = (head + 1) % capacity
-            count -= 1
-            return measurement
-        }
-        func removeAll() {
-            while count > 0 { _ = popOldest() }
-            head = 0
-        }
-    }
-
     /// The middle slot's word: which buffer (`indexMask`), and whether it holds measurements the
     /// consumer has not taken (`unread`; only the producer sets it, only the consumer clears it).
     private static var indexMask: Int { 3 }
     private static var unread: Int { 4 }
+
+    /// A block buffer: one thread owns each at a time.
+    private typealias Block = MeasurementRing<Measurement>
 
     private let blocks: [Block]
     private let middle = Atomic<Int>(1)

@@ -35,9 +35,7 @@ protocol MeasurementHandoff<Measurement>: AnyObject, Sendable {
 /// millisecond, a full disk) and nothing is lost. The producer never allocates: the ring is made once.
 final class WaitingHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked Sendable {
     private let condition = NSCondition()
-    private var ring: [Measurement?]
-    private var head = 0
-    private var count = 0
+    private let ring: MeasurementRing<Measurement>
     private var finished = false
     private var stopped = false
     /// Times a parked consumer was woken (for tests: at most once per `put`, `finish` or `stop`).
@@ -46,15 +44,15 @@ final class WaitingHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecke
     private var waiting: UnsafeContinuation<Measurement?, Never>?
 
     init(capacity: Int) {
-        ring = Array(repeating: nil, count: max(1, capacity))
+        ring = MeasurementRing(capacity: capacity)
     }
 
-    var capacity: Int { ring.count }
+    var capacity: Int { ring.capacity }
 
     var hasReady: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return count > 0
+        return ring.count > 0
     }
 
     /// Nothing is ever dropped: the producer waits instead.
@@ -66,15 +64,14 @@ final class WaitingHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecke
     func put(_ measurements: [Measurement]) -> Bool {
         condition.lock()
         for measurement in measurements {
-            if count == ring.count {
+            if ring.isFull {
                 // A parked consumer is only possible with an empty ring, but the ring may have filled
                 // within this block: wake it before waiting for it.
                 resumeWaitingLocked()
-                while count == ring.count && !stopped { condition.wait() }
+                while ring.isFull && !stopped { condition.wait() }
             }
             if stopped { break }
-            ring[(head + count) % ring.count] = measurement
-            count += 1
+            ring.append(measurement)
         }
         let open = !stopped
         resumeWaitingLocked()
@@ -129,7 +126,7 @@ final class WaitingHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecke
     /// empty and more may come. Call with the lock held (resuming only enqueues the consumer's task).
     private func resumeWaitingLocked() {
         guard let consumer = waiting else { return }
-        if count > 0 || finished { wakes += 1 }
+        if ring.count > 0 || finished { wakes += 1 }
         if let measurement = popLocked() {
             waiting = nil
             consumer.resume(returning: measurement)
@@ -141,11 +138,7 @@ final class WaitingHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecke
 
     /// Pops the oldest measurement and lets a waiting producer go on. Call with the lock held.
     private func popLocked() -> Measurement? {
-        guard count > 0 else { return nil }
-        let measurement = ring[head]
-        ring[head] = nil
-        head = (head + 1) % ring.count
-        count -= 1
+        guard let measurement = ring.popOldest() else { return nil }
         condition.signal()
         return measurement
     }
