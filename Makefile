@@ -126,6 +126,14 @@ fft-wisdom: deps
 	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -o .build/make-fft-wisdom CTuner/tools/make_fft_wisdom.cpp -lfftw3f
 	.build/make-fft-wisdom CTuner/src/FftWisdomText.cpp
 
+# `make block-gap-cost` — the engine's CPU per 20 ms capture block with and without a gap between blocks
+# (CTuner/tools/block_gap_cost.cpp; BENCHMARKS.md, "Live: the engine's cost per block after a gap").
+.PHONY: block-gap-cost
+block-gap-cost: deps
+	@mkdir -p .build
+	$(ENGINE_CXX) -std=c++17 -O2 -Wall -Wextra -ICTuner/include -o .build/block-gap-cost CTuner/tools/block_gap_cost.cpp CTuner/src/*.cpp -lfftw3f -lm -lpthread
+	.build/block-gap-cost $(or $(ROUNDS),2)
+
 # `make bench` — the accuracy and speed benchmark (issue 4); see BENCHMARKS.md. Not part of `make test`.
 # Benchmarks/setup.sh installs its Debian packages and a venv for librosa (pYIN) and prints the Python
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
