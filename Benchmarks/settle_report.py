@@ -9,7 +9,12 @@ the targets, for four sets:
   renders   single notes rendered with FluidSynth (FluidR3 GM): plucked, bowed, sung, 1 s and
             0.5 s long (the thresholds were also chosen on these);
   sequences rendered repeated plucks of one string and peg turns (a pitch bend held while the note
-            sounds): each must give one event per pluck / pitch position.
+            sounds): each must give one event per pluck / pitch position;
+  echoes    rendered guitar plucks through a tape echo made here (seeded: repeats 0.25–0.6 s apart,
+            feedback 0.35–0.6, each repeat darker, the tape's wow up to ±3 ¢): one event per pluck,
+            never one for an echo. A single pluck each, and pairs of plucks of one string 2 s apart
+            whose second pluck comes while the first one's echoes still sound. Public: made so that
+            onset and settle rules can be judged on echoes without the holdout's tape-echo recording.
 
 Self-contained: the Python standard library, `fluidsynth` and the `fluid-soundfont-gm` soundfont
 (`apt-get install fluidsynth fluid-soundfont-gm`), and a built tuner.
@@ -21,12 +26,16 @@ manifest.tsv gives each file's nominal note. Exit status 0 when every target is 
 """
 
 import argparse
+import array
+import math
 import os
+import random
 import re
 import struct
 import subprocess
 import sys
 import tempfile
+import wave
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -143,6 +152,62 @@ for prog, label, m, cents in [(24, "nylon", 45, 30), (33, "fingerbass", 33, -35)
     SEQUENCES.append((f"{label}_{note_name(m)}_peg{cents:+d}c", prog, m, evs, 3.0, 2))
 
 
+# (name, program, midi, pluck times, seed, expected events): plucks through a tape echo (echo() below).
+ECHOES = []
+for i, (prog, label) in enumerate([(24, "nylon"), (25, "steel"), (26, "jazz"), (27, "clean"), (29, "overdriven")]):
+    for j, m in enumerate([40, 45, 50, 55, 59, 64]):
+        ECHOES.append((f"echo_{label}_{note_name(m)}", prog, m, [0.0], 100 + 10 * i + j, 1))
+    for j, m in enumerate([40, 55, 64]):
+        ECHOES.append((f"echo_{label}_{note_name(m)}_2plucks", prog, m, [0.0, 2.0], 200 + 10 * i + j, 2))
+
+
+# Sets made to develop on, reported against the same bar but not part of the exit status (issue 19's
+# targets are the other four).
+DEVELOPMENT_SETS = {"echoes"}
+
+
+def echo(path, seed):
+    """Adds a tape echo to the WAV at `path` (16-bit, in place), its settings drawn from `seed`: the dry
+    signal plus repeats every `delay` s, each `feedback` times the one before and through one more
+    one-pole low-pass (the tape's loss of highs), read from a delay line whose length wobbles
+    sinusoidally (the tape's wow, ±`wow` s of delay at `rate` Hz: up to ±3 ¢ of pitch), until a
+    repeat is 40 dB under the dry signal."""
+    rng = random.Random(seed)
+    delay, feedback = rng.uniform(0.25, 0.6), rng.uniform(0.35, 0.6)
+    cutoff, rate = rng.uniform(2500.0, 5000.0), rng.uniform(0.5, 1.5)
+    # A delay wobbling by ±wow s at `rate` Hz moves the pitch by up to ±2π·rate·wow (relative): ±3 ¢ at most.
+    wow = rng.uniform(0.0, (3 * math.log(2) / 1200) / (2 * math.pi * rate))
+    with wave.open(path) as w:
+        channels, fs, frames = w.getnchannels(), w.getframerate(), w.readframes(w.getnframes())
+    pcm = array.array("h", frames)
+    dry = [sum(pcm[k * channels + c] for c in range(channels)) / channels for k in range(len(pcm) // channels)]
+    repeats = max(1, math.ceil(math.log(0.01) / math.log(feedback)))
+    n = len(dry) + int(math.ceil((repeats * delay + 0.05) * fs))
+    out = dry + [0.0] * (n - len(dry))
+    alpha = 1 - math.exp(-2 * math.pi * cutoff / fs)
+    tap = dry
+    for r in range(1, repeats + 1):
+        lp, y = 0.0, []
+        for x in tap:  # one more low-pass per repeat
+            lp += alpha * (x - lp)
+            y.append(lp)
+        tap = [0.0] * n
+        for k in range(n):
+            at = k - (delay + wow * math.sin(2 * math.pi * rate * k / fs)) * fs
+            i = int(math.floor(at))
+            if 0 <= i < len(y) - 1:
+                frac = at - i
+                tap[k] = feedback * (y[i] + frac * (y[i + 1] - y[i]))
+        for k in range(n):
+            out[k] += tap[k]
+    peak = max(1.0, max(abs(v) for v in out) / 32000)
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(fs)
+        w.writeframes(array.array("h", (int(round(v / peak)) for v in out)).tobytes())
+
+
 def render(tmp, name, program, events, end):
     mid = os.path.join(tmp, name + ".mid")
     wav = os.path.join(tmp, name + ".wav")
@@ -180,8 +245,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tuner", default=os.path.join(ROOT, ".build", "release", "tuner"))
     ap.add_argument("--recordings", default=None)
-    ap.add_argument("--sets", default="public,holdout,renders,sequences",
-                    help="comma-separated sets to run (public, holdout, renders, sequences)")
+    ap.add_argument("--sets", default="public,holdout,renders,sequences,echoes",
+                    help="comma-separated sets to run (public, holdout, renders, sequences, echoes)")
     args = ap.parse_args()
     sets = set(args.sets.split(","))
     if not os.access(args.tuner, os.X_OK):
@@ -217,7 +282,7 @@ def main():
             group = "public" if row[0] in PUBLIC else "holdout"
             if group in sets:
                 score(group, row[0], announce(args.tuner, os.path.join(rec, row[0])), parse_note(row[2]), 1)
-    if sets & {"renders", "sequences"}:
+    if sets & {"renders", "sequences", "echoes"}:
         if not os.path.exists(SOUNDFONT):
             raise SystemExit(f"Error: no soundfont at {SOUNDFONT}; apt-get install fluidsynth fluid-soundfont-gm")
         with tempfile.TemporaryDirectory() as tmp:
@@ -229,13 +294,21 @@ def main():
                 for name, prog, m, evs, end, expected in SEQUENCES:
                     wav = render(tmp, name, prog, evs, end + 1.0)
                     score("sequences", name, announce(args.tuner, wav), m, expected)
+            if "echoes" in sets:
+                for name, prog, m, plucks, seed, expected in ECHOES:
+                    evs = []
+                    for t in plucks:
+                        evs += [note_on(t, m), note_off(t + 1.9, m)]
+                    wav = render(tmp, name, prog, evs, plucks[-1] + 2.5)
+                    echo(wav, seed)
+                    score("echoes", name, announce(args.tuner, wav), m, expected)
 
     print()
     print("| set | files | exactly the expected events (target ≥ 95 %; sequences 100 %) | never announced (≤ 2 %) "
           "| wrong octave (0) | wrong note | lines | verdict |")
     print("|---|---|---|---|---|---|---|---|")
     passed = True
-    for group in ["public", "holdout", "renders", "sequences"]:
+    for group in ["public", "holdout", "renders", "sequences", "echoes"]:
         t = totals.get(group)
         if not t:
             continue
@@ -243,9 +316,13 @@ def main():
         never = 100 * t["never"] / t["files"]
         target = 100 if group == "sequences" else 95
         ok = exact >= target and never <= 2 and t["octave"] == 0
-        passed &= ok
+        if group in DEVELOPMENT_SETS:  # measured against the same bar, but not one of the issue's targets
+            verdict = "report (would pass)" if ok else "report (would FAIL)"
+        else:
+            passed &= ok
+            verdict = "pass" if ok else "FAIL"
         print(f"| {group} | {t['files']} | {t['exact']} ({exact:.0f} %) | {t['never']} ({never:.0f} %) "
-              f"| {t['octave']} | {t['other']} | {t['lines']} | {'pass' if ok else 'FAIL'} |")
+              f"| {t['octave']} | {t['other']} | {t['lines']} | {verdict} |")
     return 0 if passed else 1
 
 
