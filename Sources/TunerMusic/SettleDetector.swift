@@ -36,9 +36,10 @@ import Darwin
 ///   not taken for a centre.
 ///
 /// A short note that ends (no pitch for `releaseGap`, or a new onset) without having settled, after
-/// at least `window` seconds of pitch, settles then on all of its readings if 90 % of them lie
-/// within ±`waverSpread` of their median and its halves differ by at most `releaseDrift`: a quick
-/// pizzicato is announced once it has died away.
+/// at least `window` seconds of pitch, settles then on its readings — from its first pitch to its last
+/// reading within `releaseRange` of its loudest — if 90 % of them lie within ±`waverSpread` of their
+/// median and its halves differ by at most `releaseDrift`: a quick pizzicato is announced once it has
+/// died away.
 ///
 /// The event's value is the median over that window: the pitch of the steady part, or the centre
 /// of the waver, which is what the player should act on.
@@ -87,6 +88,13 @@ public struct SettleDetector: Sendable {
     /// pizzicato G3 (0.7 s of pitch, never steady) differs 10.2 ¢; a slide of 25 ¢ or more across
     /// the note does not settle (its halves differ by half of it).
     public var releaseDrift: Cents
+    /// How far under its loudest reading a short note's readings still count when it is judged on its
+    /// release: 26 dB. Guards against a note's faint tail deciding it: since the engine reads down to
+    /// 26.5 Hz, the FluidR3 pizzicato G3 of `Benchmarks/settle_report.py` is read 26–38 dB under its
+    /// loudest until 0.73 s, where its ensemble's ±35 ¢ wobble is no longer averaged, and its halves
+    /// differed by 17 ¢ (never announced). Measured on that render: within 24–30 dB its halves differ
+    /// by 2–5 ¢; at 22 dB only 0.30 s is left (under `window`, so no event); from 32 dB on, 16–17 ¢.
+    public var releaseRange: Decibels
     /// What a reading is measured from: the target string with a tuning, else the nearest note.
     private struct Key: Equatable {
         var note: Note
@@ -107,6 +115,8 @@ public struct SettleDetector: Sendable {
         var fold: Double
         var frequency: Double
         var key: Key?
+        /// The reading's input level (dBFS).
+        var level: Double
     }
 
     /// The readings of the current note within the last `waverWindow`, oldest first (times never
@@ -137,7 +147,7 @@ public struct SettleDetector: Sendable {
     public init(window: Double = 0.4, spread: Cents = Cents(6), drift: Cents = Cents(3),
                 waverWindow: Double = 1.0, waverSpread: Cents = Cents(30), waverDrift: Cents = Cents(6),
                 coverage: Double = 0.5, rearmDistance: Cents = Cents(20), releaseGap: Double = 0.2,
-                releaseDrift: Cents = Cents(12)) {
+                releaseDrift: Cents = Cents(12), releaseRange: Decibels = Decibels(26)) {
         self.window = window
         self.spread = spread
         self.drift = drift
@@ -148,6 +158,7 @@ public struct SettleDetector: Sendable {
         self.rearmDistance = rearmDistance
         self.releaseGap = releaseGap
         self.releaseDrift = releaseDrift
+        self.releaseRange = releaseRange
     }
 
     /// Takes the next reading (with its target string when a tuning is set) and returns the event
@@ -161,7 +172,7 @@ public struct SettleDetector: Sendable {
             released = release(at: time, tolerance: reading.tolerance)
             startNote()
         }
-        var sample = Sample(time: time, pitch: nil, fold: 0, frequency: 0, key: nil)
+        var sample = Sample(time: time, pitch: nil, fold: 0, frequency: 0, key: nil, level: reading.level.value)
         if !ignored, let pitch = reading.pitch {
             var value = 1200 * log2(pitch.frequency.value / 440) + 6900
             let reference = self.reference ?? value
@@ -231,10 +242,17 @@ public struct SettleDetector: Sendable {
     private mutating func release(at time: Double, tolerance: Cents) -> SettledNote? {
         guard lastEvent == nil, !releaseTried, let last = lastPitched else { return nil }
         releaseTried = true
-        let heard = recent[..<(recent.firstIndex { $0.time > last + 1e-9 } ?? recent.endIndex)]
-        guard let first = heard.first(where: { $0.pitch != nil }), last - first.time >= window - 1e-9 else { return nil }
+        var loudest = -Double.infinity
+        for sample in recent where sample.pitch != nil && sample.time <= last + 1e-9 { loudest = max(loudest, sample.level) }
+        // The note as it sounded: up to its last pitched reading within releaseRange of its loudest.
+        guard let end = recent.lastIndex(where: {
+            $0.pitch != nil && $0.time <= last + 1e-9 && $0.level >= loudest - releaseRange.value - 1e-9
+        }) else { return nil }
+        let heard = recent[...end]
+        let loudEnd = recent[end].time
+        guard let first = heard.first(where: { $0.pitch != nil }), loudEnd - first.time >= window - 1e-9 else { return nil }
         let span = Self.since(first.time - 1e-9, in: heard)
-        guard let median = Self.steadyMedian(span, at: last, length: last - first.time, coverage: coverage,
+        guard let median = Self.steadyMedian(span, at: loudEnd, length: loudEnd - first.time, coverage: coverage,
                                              spread: waverSpread.value, drift: releaseDrift.value,
                                              scratch: &scratch) else { return nil }
         return event(median, over: span, at: time, tolerance: tolerance)

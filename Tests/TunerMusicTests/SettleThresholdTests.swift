@@ -112,6 +112,24 @@ import TunerBridge
         #expect(short(43).isEmpty, "\(short(43))")
     }
 
+    @Test func aShortNoteIsJudgedWithinTwentySixDecibelsOfItsLoudest() {
+        // 0.45 s of ±15 ¢ (never steady) fading from −20 to −38 dBFS, then 0.3 s of a faint tail 25 ¢ sharp (a dying
+        // ensemble's wobble), then no pitch. A tail 28 dB under the loudest is left out: the note settles
+        // on its loud part, at 0 ¢. One 24 dB under counts: its halves then differ by ~25 ¢ and nothing
+        // settles. So the range lies between 24 and 28 dB (26).
+        func short(tailDb: Double) -> [SettledNote] {
+            var readings = MusicianSignals.path("G3", seconds: 0.45, cents: Self.levels(15), level: { t in -20 - 40 * t })
+            readings += MusicianSignals.path("G3", seconds: 0.3, start: 0.45, cents: { t in 25 + Self.levels(15)(t) },
+                                             level: { _ in -20 - tailDb })
+            readings += MusicianSignals.path("G3", seconds: 1, start: 0.75, cents: { _ in nil }, level: { _ in -90 })
+            return events(readings)
+        }
+        let faint = short(tailDb: 28)
+        #expect(faint.count == 1, "\(faint)")
+        #expect(faint.first.map { abs($0.cents.value) < 1e-9 && $0.start == 0 } == true, "\(faint)")
+        #expect(short(tailDb: 24).isEmpty, "\(short(tailDb: 24))")
+    }
+
     // ---- onsets (found by the engine: CTuner/src/LevelRise and OnsetGuard, bracketed in
     // CTuner/tests/GuardTests.cpp; here only what the settle logic does with them)
 
