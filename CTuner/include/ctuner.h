@@ -46,7 +46,8 @@ typedef struct ct_result {
      *  periodicity of the note read last (a pluck, also of the same string at the same level;
      *  OnsetGuard), or the level rising well above the recent past (a note after a rest, a re-attack,
      *  a new bow stroke; LevelRise). One attack is one onset; a dropout of pitch inside a note is none.
-     *  0 otherwise. */
+     *  The input starts after silence: a note sounding from its start has its one onset at the first
+     *  result that hears it. 0 otherwise. */
     int onset;
 } ct_result;
 

@@ -16,10 +16,14 @@ LevelRise::LevelRise(double hopSeconds)
 
 void LevelRise::reset() {
     head_ = count_ = 0;
-    rising_ = false;
+    started_ = rising_ = false;
 }
 
 bool LevelRise::process(double time, double level, bool heardElsewhere) {
+    if (!started_) {
+        started_ = true;
+        firstAt_ = time;
+    }
     // Keep the results of the last kLookbackSeconds (this one included); when the ring is full the
     // oldest, already outside the lookback at a steady hop, makes room.
     if (count_ == entries_.size()) {
@@ -54,6 +58,8 @@ bool LevelRise::process(double time, double level, bool heardElsewhere) {
         if (e.time <= time - kRiseSeconds + kTimeSlack) loudest = std::max(loudest, e.level);
         if (e.time >= time - kJumpSeconds - kTimeSlack && e.time < time) quietest = std::min(quietest, e.level);
     }
+    // The lookback reaching back before the input: the silence before it (kInputPastDb).
+    if (time - kLookbackSeconds < firstAt_ - kTimeSlack) loudest = std::max(loudest, kInputPastDb);
     if (!std::isfinite(loudest)) return false;
     const bool risen = level >= loudest + kRiseDb;
     const bool jumped = level >= quietest + kJumpDb && level >= loudest + kOverPreviousDb;

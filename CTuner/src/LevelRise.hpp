@@ -22,7 +22,11 @@ namespace ctuner {
 /// from counting when it recovers from a dip (stereo phase cancellation, beating partials) or flickers
 /// at the gate: it only gets back to where it was. After an attack no other is reported until the
 /// level has stopped rising for kRiseSeconds, so one attack — whose level climbs while the window
-/// fills — is one. The first result has nothing to compare with and is no attack.
+/// fills — is one. The input starts after silence: while the lookback reaches back before the first
+/// result, the loudest earlier level counts as at least kInputPastDb, so a note that starts with the
+/// input has its attack at its first sounding result, and its level's climb while the windows fill
+/// (they still hold the silence before the input) is that attack's rise — not a second attack
+/// kRiseSeconds later.
 ///
 /// Its memory (the results of the last kLookbackSeconds) is allocated once, in the constructor.
 class LevelRise {
@@ -42,6 +46,8 @@ private:
     };
     std::vector<Entry> entries_;  // a ring of the newest results, oldest at head_
     std::size_t head_ = 0, count_ = 0;
+    bool started_ = false;        // a result was seen since the start (or reset) …
+    double firstAt_ = 0;          // … at this time
     bool rising_ = false;         // an attack is still rising …
     double peak_ = 0, peakAt_ = 0; // … its loudest level and when
 };
@@ -72,6 +78,13 @@ constexpr double kJumpDb = 8.0;
 /// nylon E2 of settle_report.py: 0.1 s from its release to the next pluck); a dip that ended longer ago
 /// is a level the note already came back from.
 constexpr double kJumpSeconds = 0.1;
+/// The level before the input, for the lookback's part that reaches back before the first result:
+/// −120 dBFS, the engine's floor (digital silence). A note that starts with the input is then an attack
+/// at its first sounding result. Before, the first result had nothing to compare with, and a note that
+/// started with the input was compared, kRiseSeconds later, with its own first, still quiet results
+/// (the level window held the silence before the input): an onset 0.16 s into every input, which cut
+/// the FluidR3 pizzicato G3 of Benchmarks/settle_report.py to a note too short to settle.
+constexpr double kInputPastDb = -120.0;
 /// How far (dB) above the loudest result of the lookback a jump must end: 2 dB. The public real
 /// recordings, after their attack, get at most 1.8 dB above it (a pizzicato cello C2); the re-plucked
 /// nylon E2 gets 3.8 dB above it.

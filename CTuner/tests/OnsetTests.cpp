@@ -12,17 +12,58 @@
 using namespace ctuner;
 
 namespace {
-/// The times LevelRise calls attacks in `level(t)`, given every 10 ms for `seconds`.
-std::vector<double> attacks(double seconds, const std::function<double(double)> &level) {
+/// The times LevelRise calls attacks in `level(t)`, given every 10 ms for `seconds`, after the input's
+/// first result (which is the attack of whatever sounds when the input starts: see the tests of the
+/// start below). `first`, when given, is set to whether the first result was an attack.
+std::vector<double> attacks(double seconds, const std::function<double(double)> &level, bool *first = nullptr) {
     LevelRise rise(0.01);
     std::vector<double> found;
     for (int i = 0; i < int(std::lround(seconds * 100)); ++i) {
         const double t = double(i) * 0.01;
-        if (rise.process(t, level(t))) found.push_back(t);
+        const bool attack = rise.process(t, level(t));
+        if (i == 0 && first) *first = attack;
+        if (attack && i > 0) found.push_back(t);
     }
     return found;
 }
 } // namespace
+
+TEST(levelRiseNoteStartingWithTheInputIsOneOnsetAtItsFirstResult) {
+    // A note sounding from the first sample: its level climbs for 50 ms while the level window fills
+    // (it held the silence before the input), then holds (or decays). One attack, at the first result;
+    // none 0.15 s later, where the climb used to be compared with the note's own first results.
+    for (double decay : {0.0, 12.0}) {
+        bool first = false;
+        const auto later = attacks(2, [decay](double t) { return -20.0 - 30.0 * std::max(0.0, 0.05 - t) / 0.05 - decay * t; }, &first);
+        CHECK(first, "decay %g: the first result was not an attack", decay);
+        CHECK(later.empty(), "decay %g: %zu later attacks, first at %g", decay, later.size(), later.empty() ? -1.0 : later[0]);
+    }
+    // A first result that caught only the input's first samples (−100 dBFS), then the note: still one.
+    bool first = false;
+    const auto later = attacks(2, [](double t) { return t < 0.005 ? -100.0 : -25.0; }, &first);
+    CHECK(first && later.empty(), "first %d, %zu later attacks", int(first), later.size());
+}
+
+TEST(levelRiseInputStartingInSilenceHasItsFirstAttackAtTheFirstSound) {
+    // Digital silence (−120 dBFS, the floor) for 0.05 or 0.3 s, then a level 5.5 or 6.5 dB over it:
+    // the silence is no attack; the sound is one only from 6 dB over the floor (kRiseDb over kInputPastDb).
+    for (double silence : {0.05, 0.3}) {
+        for (double over : {5.5, 6.5}) {
+            bool first = true;
+            const auto later = attacks(1, [=](double t) { return t < silence - 1e-9 ? -120.0 : -120.0 + over; }, &first);
+            CHECK(!first, "silence %g: the silence was an attack", silence);
+            const bool expected = over > 6.0;
+            CHECK(later.size() == (expected ? 1u : 0u) && (!expected || std::abs(later[0] - silence) < 1e-9),
+                  "silence %g, %g dB over: %zu attacks", silence, over, later.size());
+        }
+    }
+}
+
+TEST(levelRiseSecondPluckAfterANoteStartingWithTheInputIsAnAttack) {
+    // −20 dB from the start, then +6.5 dB at 0.3 s is an attack; +5.5 dB is none.
+    CHECK(attacks(1, [](double t) { return t < 0.3 - 1e-9 ? -20.0 : -13.5; }).size() == 1, "+6.5 dB at 0.3 s was not an attack");
+    CHECK(attacks(1, [](double t) { return t < 0.3 - 1e-9 ? -20.0 : -14.5; }).empty(), "+5.5 dB at 0.3 s was an attack");
+}
 
 TEST(levelRiseOfSixDecibelsIsAnAttack) {
     CHECK(attacks(2, [](double t) { return t < 1 ? -30.0 : -24.5; }).empty(), "5.5 dB was an attack");
@@ -75,7 +116,8 @@ TEST(levelRiseTakesAnAttackHeardElsewhereAsTheStartOfItsRise) {
         std::vector<double> found;
         for (int i = 0; i < 200; ++i) {
             const double t = i * 0.01;
-            if (rise.process(t, t < 1.03 - 1e-9 ? -30.0 : -20.0, heard && i == 100)) found.push_back(t);
+            // (the first result is the attack of the note sounding when the input starts: not counted)
+            if (rise.process(t, t < 1.03 - 1e-9 ? -30.0 : -20.0, heard && i == 100) && i > 0) found.push_back(t);
         }
         const double expected = heard ? 1.0 : 1.03;
         CHECK(found.size() == 1 && std::abs(found[0] - expected) < 1e-9, "heard %d: %zu attacks, first %g", int(heard),
@@ -84,10 +126,12 @@ TEST(levelRiseTakesAnAttackHeardElsewhereAsTheStartOfItsRise) {
 }
 
 TEST(levelRiseForgetsOnReset) {
+    // −20 dB for 0.5 s, reset, −20 dB again: a new input, whose first result is an attack (had the
+    // levels before the reset been kept, −20 after −20 would be none).
     LevelRise rise(0.01);
-    for (int i = 0; i < 50; ++i) rise.process(i * 0.01, -80);
+    for (int i = 0; i < 50; ++i) rise.process(i * 0.01, -20);
     rise.reset();
-    CHECK(!rise.process(0.5, -20), "the first level after reset was compared with the ones before it");
+    CHECK(rise.process(0.5, -20), "the first level after reset was compared with the ones before it");
 }
 
 TEST(aBreakIsAnAttackAtTwentyTimesTheSoundBeforeIt) {
