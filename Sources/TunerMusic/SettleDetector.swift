@@ -44,6 +44,12 @@ import Darwin
 /// The event's value is the median over that window: the pitch of the steady part, or the centre
 /// of the waver, which is what the player should act on.
 ///
+/// An echo is not announced: a note started by an onset that came within `echoGap` of the onset before
+/// it (a repeat of an echo pedal, or the next repeat of one), whose loudest reading stays `echoDrop` or
+/// more under the loudest of the note last announced, and which settles on the same note within
+/// `rearmDistance` of that announcement, settles silently — it says nothing the player has not just
+/// heard. A re-pluck as strong as the note before is announced however soon it comes.
+///
 /// Synchronous and deterministic: feed it readings in order (`SettledNotes` does this for a stream).
 public struct SettleDetector: Sendable {
     /// How long a plucked or steady note must be steady: 0.4 s, so that a note with 0.4 s of steady
@@ -95,6 +101,18 @@ public struct SettleDetector: Sendable {
     /// differed by 17 ¢ (never announced). Measured on that render: within 24–30 dB its halves differ
     /// by 2–5 ¢; at 22 dB only 0.30 s is left (under `window`, so no event); from 32 dB on, 16–17 ¢.
     public var releaseRange: Decibels
+    /// How soon after the onset before it an onset may be an echo's repeat: 0.75 s. Echo pedals repeat
+    /// every 0.05–0.7 s; the `echoes` set of `Benchmarks/settle_report.py` every 0.25–0.6 s, and the
+    /// public tape-echo recording 0.5 s after its pluck. Longer would take for an echo a softer re-pluck
+    /// of a string whose last onset was that long ago; the re-plucks of the renders' sequences come 2 s
+    /// apart (and as strong as the note before: see `echoDrop`).
+    public var echoGap: Double
+    /// How much quieter than the note last announced an echo's repeat stays: 3 dB. A repeat is its
+    /// source times the pedal's feedback (under 1: the `echoes` set 0.35–0.6, −4.4…−9 dB) plus what is
+    /// left of the note; the public tape-echo recording's repeat peaks 4.3 dB under its pluck. A
+    /// re-pluck as strong as the one before peaks within about 1 dB of it (the renders' sequences and
+    /// the `echoes` set's pairs); smaller would take such re-plucks for echoes.
+    public var echoDrop: Decibels
     /// What a reading is measured from: the target string with a tuning, else the nearest note.
     private struct Key: Equatable {
         var note: Note
@@ -137,6 +155,14 @@ public struct SettleDetector: Sendable {
     /// When the note last had a pitch, and whether its release has been looked at since.
     private var lastPitched: Double?
     private var releaseTried = false
+    /// The loudest reading of the current note (dBFS).
+    private var loudest = -Double.infinity
+    /// The last onset, and whether the current note started at one within `echoGap` of the one before.
+    private var lastOnset: Double?
+    private var startedAsRepeat = false
+    /// The note last announced: its latest event (absolute cents, key) and its loudest reading; kept while
+    /// onsets follow each other within `echoGap` (the echoes of it), forgotten at the first that does not.
+    private var announced: (value: Double, key: Key?, loudest: Double)?
 
     /// The intervals (cents) from a note to the partials the engine may slip to as its fundamental
     /// fades, and back: 2nd, 3rd and 4th partial, and the note 1, 2 octaves or a twelfth below. A
@@ -147,7 +173,8 @@ public struct SettleDetector: Sendable {
     public init(window: Double = 0.4, spread: Cents = Cents(6), drift: Cents = Cents(3),
                 waverWindow: Double = 1.0, waverSpread: Cents = Cents(30), waverDrift: Cents = Cents(6),
                 coverage: Double = 0.5, rearmDistance: Cents = Cents(20), releaseGap: Double = 0.2,
-                releaseDrift: Cents = Cents(12), releaseRange: Decibels = Decibels(26)) {
+                releaseDrift: Cents = Cents(12), releaseRange: Decibels = Decibels(26),
+                echoGap: Double = 0.75, echoDrop: Decibels = Decibels(3)) {
         self.window = window
         self.spread = spread
         self.drift = drift
@@ -159,6 +186,8 @@ public struct SettleDetector: Sendable {
         self.releaseGap = releaseGap
         self.releaseDrift = releaseDrift
         self.releaseRange = releaseRange
+        self.echoGap = echoGap
+        self.echoDrop = echoDrop
     }
 
     /// Takes the next reading (with its target string when a tuning is set) and returns the event
@@ -171,7 +200,11 @@ public struct SettleDetector: Sendable {
         if !ignored, reading.onset {
             released = release(at: time, tolerance: reading.tolerance)
             startNote()
+            startedAsRepeat = lastOnset.map { time - $0 <= echoGap + 1e-9 } ?? false
+            if !startedAsRepeat { announced = nil }
+            lastOnset = time
         }
+        if !ignored { loudest = max(loudest, reading.level.value) }
         var sample = Sample(time: time, pitch: nil, fold: 0, frequency: 0, key: nil, level: reading.level.value)
         if !ignored, let pitch = reading.pitch {
             var value = 1200 * log2(pitch.frequency.value / 440) + 6900
@@ -224,15 +257,21 @@ public struct SettleDetector: Sendable {
         since(start, in: samples[...])
     }
 
-    /// The event of a note that settled on `median` over `window`.
+    /// The event of a note that settled on `median` over `window`; nil when it is an echo of the note
+    /// last announced (see the type's description), which settles silently.
     private mutating func event(_ median: Double, over window: ArraySlice<Sample>, at time: Double,
-                                tolerance: Cents) -> SettledNote {
+                                tolerance: Cents) -> SettledNote? {
         let pitched = window.filter { $0.pitch != nil }
         // A note's key is known from its first reading on (never folded), so there is always one.
         let key = Self.mostCommon(pitched.filter { $0.fold == 0 }.compactMap(\.key)) ?? noteKey
             ?? Key(note: Note(midi: Int((median / 100).rounded())), stringIndex: nil, offset: 0)
         lastEvent = (median, key)
         reference = median
+        if startedAsRepeat, let source = announced, source.key?.note == key.note,
+           abs(median - source.value) < rearmDistance.value, loudest <= source.loudest - echoDrop.value + 1e-9 {
+            return nil
+        }
+        announced = (median, key, loudest)
         return SettledNote(time: time, start: window[window.startIndex].time, note: key.note, stringIndex: key.stringIndex,
                            frequency: Hertz(Self.median(pitched.map(\.frequency))),
                            cents: Cents(median + key.offset), tolerance: tolerance)
@@ -261,6 +300,8 @@ public struct SettleDetector: Sendable {
     /// Forgets everything, as at the start of a new input.
     public mutating func reset() {
         startNote()
+        lastOnset = nil
+        announced = nil
     }
 
     /// A new note: what was heard before belongs to the last one.
@@ -272,6 +313,8 @@ public struct SettleDetector: Sendable {
         lastEvent = nil
         lastPitched = nil
         releaseTried = false
+        loudest = -Double.infinity
+        startedAsRepeat = false
     }
 
     /// True when the note has moved on from its last event: over the last `window`, the median pitch

@@ -130,6 +130,50 @@ import TunerBridge
         #expect(short(tailDb: 24).isEmpty, "\(short(tailDb: 24))")
     }
 
+    /// Plucks of A2 (onsets at `onsets`), each held steady at +1 ¢ until the next, the k-th at level
+    /// `levels[k]` dBFS and `cents[k]` off; the last held 0.6 s, then silence.
+    static func plucks(_ onsets: [Double], levels: [Double], cents: [Double]? = nil) -> [Reading] {
+        var readings: [Reading] = []
+        for (k, start) in onsets.enumerated() {
+            let end = k + 1 < onsets.count ? onsets[k + 1] : start + 0.6
+            let c = cents?[k] ?? 1
+            var part = MusicianSignals.path("A2", seconds: end - start, start: start, cents: { _ in c },
+                                            level: { _ in levels[k] })
+            part[0].onset = true
+            readings += part
+        }
+        let end = onsets.last! + 0.6
+        return readings + MusicianSignals.path("A2", seconds: 0.5, start: end, cents: { _ in nil }, level: { _ in -90 })
+    }
+
+    @Test func anEchoComesWithinThreeQuartersOfASecond() {
+        // A pluck, and 5 dB under it a repeat after g seconds: an echo (not announced) at 0.7 s, a new
+        // pluck at 0.8 s.
+        #expect(events(Self.plucks([0, 0.7], levels: [-20, -25])).count == 1, "\(events(Self.plucks([0, 0.7], levels: [-20, -25])))")
+        #expect(events(Self.plucks([0, 0.8], levels: [-20, -25])).count == 2, "\(events(Self.plucks([0, 0.8], levels: [-20, -25])))")
+    }
+
+    @Test func anEchoIsThreeDecibelsUnderTheNoteItRepeats() {
+        // A repeat 0.5 s after the pluck: 3.5 dB under it is an echo; 2.5 dB under it, a re-pluck.
+        #expect(events(Self.plucks([0, 0.5], levels: [-20, -23.5])).count == 1)
+        #expect(events(Self.plucks([0, 0.5], levels: [-20, -22.5])).count == 2)
+    }
+
+    @Test func anEchoIsOfTheSamePitch() {
+        // 5 dB under and 0.5 s after, but 25 ¢ away (over rearmDistance): a new pitch, announced; 15 ¢
+        // away (the pitch the last event said, as far as settling goes): an echo.
+        #expect(events(Self.plucks([0, 0.5], levels: [-20, -25], cents: [1, 26])).count == 2)
+        #expect(events(Self.plucks([0, 0.5], levels: [-20, -25], cents: [1, 16])).count == 1)
+    }
+
+    @Test func echoesOfEchoesStayQuietAndAStrongPluckAfterThemIsAnnounced() {
+        // A pluck, four repeats 0.5 s apart (each 5 dB under the one before), then a pluck as strong as
+        // the first 0.5 s after the last repeat: two events, the first pluck and the last.
+        let found = events(Self.plucks([0, 0.5, 1.0, 1.5, 2.0, 2.5], levels: [-20, -25, -30, -35, -40, -20]))
+        #expect(found.count == 2, "\(found)")
+        #expect(found.map { abs($0.time - 0.4) < 0.005 || abs($0.time - 2.9) < 0.005 } == [true, true], "\(found)")
+    }
+
     // ---- onsets (found by the engine: CTuner/src/LevelRise and OnsetGuard, bracketed in
     // CTuner/tests/GuardTests.cpp; here only what the settle logic does with them)
 
