@@ -18,7 +18,9 @@ import Synchronization
 ///
 /// The consumer (`next`, behind an `AsyncStream(unfolding:)`) never blocks a thread: when nothing is
 /// there it parks one continuation and marks itself parked; the next `put`, `finish` or `stop` takes
-/// the mark and resumes it — one wake per block, the stream's own cost. The file delivery, which must
+/// the mark and resumes it — one wake per block, the stream's own cost. Stopped while a `put` is under
+/// way, it yields until that `put` is over, so that a block the producer took back to add to is not
+/// taken for the end (what was handed over is delivered or counted as dropped, also at a stop). The file delivery, which must
 /// wait for its consumer, is `WaitingHandoff` (a different type because waiting needs a condition
 /// variable, which the live path must not touch).
 final class LiveHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked Sendable {
@@ -42,6 +44,9 @@ final class LiveHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked S
     private var continuation: UnsafeContinuation<Void, Never>?
     private let finished = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
+    /// True while the producer is inside `put`: a block it took back to add to is then out of `middle`,
+    /// so a consumer told to stop must not take the empty middle for the end until the block is back.
+    private let producing = Atomic<Bool>(false)
     private let droppedCount = Atomic<Int>(0)
     private let wakeCount = Atomic<Int>(0)
 
@@ -68,7 +73,10 @@ final class LiveHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked S
     /// Hands over a block's `measurements` in order and wakes the consumer if it is parked; never
     /// waits. Returns false once the session was stopped (nothing more is handed over).
     func put(_ measurements: [Measurement]) -> Bool {
-        if stopped.load(ordering: .relaxed) { return false }
+        producing.store(true, ordering: .sequentiallyConsistent)
+        defer { producing.store(false, ordering: .sequentiallyConsistent) }
+        // (After `producing`: a consumer that saw the put not yet begun saw `stopped` set before it.)
+        if stopped.load(ordering: .sequentiallyConsistent) { return false }
         let seen = middle.load(ordering: .acquiring)
         if seen & Self.unread != 0 {
             // The consumer has not taken the last block: take it back (unless it just did) and add to it.
@@ -110,7 +118,7 @@ final class LiveHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked S
     /// The consumer has gone or the session was stopped: `put` refuses from now on and the stream
     /// ends (what is already waiting can still be taken).
     func stop() {
-        stopped.store(true, ordering: .relaxed)
+        stopped.store(true, ordering: .sequentiallyConsistent)
         finish()
     }
 
@@ -129,8 +137,17 @@ final class LiveHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked S
             if let measurement = blocks[front].popOldest() { return measurement }
             if takeMiddle() { continue }
             if finished.load(ordering: .sequentiallyConsistent) {
+                // Stopped from this side while the producer may be in a `put`, perhaps holding a block
+                // it took back. Whether it is, read first: a `put` begun after this read sees `stopped`
+                // (set before `finished`) and hands nothing over, so when none was under way the middle
+                // looked at next holds everything there will be.
+                let putUnderWay = producing.load(ordering: .sequentiallyConsistent)
                 // A last block may have come just before the end was marked.
                 if takeMiddle() { continue }
+                if putUnderWay {  // wait the few instructions until it has handed its block over again
+                    await Task.yield()
+                    continue
+                }
                 return nil
             }
             await withUnsafeContinuation { (consumer: UnsafeContinuation<Void, Never>) in
