@@ -281,11 +281,11 @@ public struct SettleDetector: Sendable {
     private mutating func release(at time: Double, tolerance: Cents) -> SettledNote? {
         guard lastEvent == nil, !releaseTried, let last = lastPitched else { return nil }
         releaseTried = true
-        var loudest = -Double.infinity
-        for sample in recent where sample.pitch != nil && sample.time <= last + 1e-9 { loudest = max(loudest, sample.level) }
-        // The note as it sounded: up to its last pitched reading within releaseRange of its loudest.
+        var peak = -Double.infinity  // the loudest pitched reading of the note
+        for sample in recent where sample.pitch != nil && sample.time <= last + 1e-9 { peak = max(peak, sample.level) }
+        // The note as it sounded: up to its last pitched reading within releaseRange of its peak.
         guard let end = recent.lastIndex(where: {
-            $0.pitch != nil && $0.time <= last + 1e-9 && $0.level >= loudest - releaseRange.value - 1e-9
+            $0.pitch != nil && $0.time <= last + 1e-9 && $0.level >= peak - releaseRange.value - 1e-9
         }) else { return nil }
         let heard = recent[...end]
         let loudEnd = recent[end].time
