@@ -20,9 +20,9 @@ import Synchronization
 /// there it parks one continuation and marks itself parked; the next `put`, `finish` or `stop` takes
 /// the mark and resumes it — one wake per block, the stream's own cost. Stopped while a `put` is under
 /// way, it yields until that `put` is over, so that a block the producer took back to add to is not
-/// taken for the end (what was handed over is delivered or counted as dropped, also at a stop). The file delivery, which must
-/// wait for its consumer, is `WaitingHandoff` (a different type because waiting needs a condition
-/// variable, which the live path must not touch).
+/// taken for the end (what was handed over is delivered or counted as dropped, also at a stop).
+/// The file delivery, which must wait for its consumer, is `WaitingHandoff` (a different type because
+/// waiting needs a condition variable, which the live path must not touch).
 final class LiveHandoff<Measurement: Sendable>: MeasurementHandoff, @unchecked Sendable {
     /// The middle slot's word: which buffer (`indexMask`), and whether it holds measurements the
     /// consumer has not taken (`unread`; only the producer sets it, only the consumer clears it).

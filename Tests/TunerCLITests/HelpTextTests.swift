@@ -237,8 +237,7 @@ import TunerTestSupport
         #expect(result.stderr == "")
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let packageRoot = TunerBinary.packageRoot.path
 
     /// The help is made from the flag table and `TunerOptions()`: every flag and its default appear.
     @Test func everyFlagAndDefaultIsListed() {

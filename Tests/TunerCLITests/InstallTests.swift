@@ -8,8 +8,7 @@ import TunerMusic
 /// pin that every flag (whoever adds it) reaches all of them, drive the completions in the real shells,
 /// render the page with man, and install and uninstall into a temporary DESTDIR with make.
 @Suite struct InstallTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let packageRoot = TunerBinary.packageRoot.path
 
     /// The output of `tuner arguments`, which must succeed.
     static func generated(_ arguments: [String]) throws -> String {

@@ -7,8 +7,7 @@ import TunerTestSupport
 /// The instruments were tuned by ear, so the note and octave are tested, not the cents.
 @Suite struct RealRecordingTests {
     static func fixture(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/real/\(name)").path
+        TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/real/\(name)").path
     }
 
     @Test func aTapeEchoedPluckIsAnnouncedOnceNotAgainOnItsEcho() throws {

@@ -24,6 +24,10 @@ enum TunerBinary {
         }
     }
 
+    /// This package's folder (the one with Package.swift), from this source file's place in it.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
     /// `tuner` next to the test bundle (`.build/<triple>/debug/`), else `.build/debug/tuner` of this package.
     static func location() throws -> URL {
         var places: [URL] = []
@@ -32,9 +36,7 @@ enum TunerBinary {
         }
         let argument0 = URL(fileURLWithPath: CommandLine.arguments[0])
         places.append(argument0.deletingLastPathComponent().appendingPathComponent("tuner"))
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        places.append(package.appendingPathComponent(".build/debug/tuner"))
+        places.append(packageRoot.appendingPathComponent(".build/debug/tuner"))
         for place in places where FileManager.default.isExecutableFile(atPath: place.path) { return place }
         throw Failure.notBuilt(places.map(\.path))
     }
