@@ -30,7 +30,8 @@ median and p95 absolute error in cents (all string-hops pooled); out-of-toleranc
 (each sounding string's median steady reading judged against ±3 ¢, compared with the truth's
 judgement; strings whose truth is within 0.25 ¢ of the ±3 ¢ edge are left out as undecidable);
 how often a muted string is reported (hops from the strum on); time from the strum until every
-sounding string reads within ±1 ¢ of its final value (median of its last 0.5 s) for 0.1 s in a row —
+sounding string reads within ±1 ¢ of its final value (the median of its readings over the last 0.5 s
+in which it sounds) for 0.1 s in a row —
 and, reported beside it, until they all stay within it to the end (a hop where a string is not heard
 has no reading and does not count against it, except before the string's first reading: a string not
 read yet has not settled; a string never heard is left out); CPU seconds of the
@@ -42,7 +43,6 @@ import concurrent.futures
 import json
 import math
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -212,12 +212,22 @@ def soundfont(seed, renders, refs, font="fluidr3"):
 
 
 def run(binary, path):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """The analyser's readings of one strum, and the CPU time (user + system) of its own process.
+
+    The CPU comes from wait4 on that child alone: RUSAGE_CHILDREN before and after would also count
+    any other job's child that ended in between, which with --jobs 2 roughly doubled the figure."""
     started = time.time()
-    out = subprocess.run([binary, "--file", path, "--poly", "--tuning", "guitar", "--output", "jsonl"],
-                         check=True, capture_output=True, text=True).stdout
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with tempfile.TemporaryFile() as err:
+        child = subprocess.Popen([binary, "--file", path, "--poly", "--tuning", "guitar", "--output", "jsonl"],
+                                 stdout=subprocess.PIPE, stderr=err, text=True)
+        out = child.stdout.read()
+        child.stdout.close()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            err.seek(0)
+            raise subprocess.CalledProcessError(child.returncode, child.args, out, err.read().decode())
+    cpu = usage.ru_utime + usage.ru_stime
     return [json.loads(l) for l in out.splitlines()], cpu, time.time() - started
 
 
@@ -261,11 +271,15 @@ def score(hops, truth, strum, levels):
     # From here on a string-hop under the gate has no reading, whatever the analyser said: it is
     # neither a miss nor an error, nor part of the string's final value.
     cents[~alive] = np.nan
-    # Final value: the median of the last 0.5 s; settled from the first hop after which every
-    # sounding string stays within ±1 ¢ of it.
-    last = times >= times[-1] - 0.5
+    # Final value: the median of the string's readings over the last 0.5 s in which it sounds (its
+    # own signal over the gate); settled from the first hop after which every sounding string stays
+    # within ±1 ¢ of it. Until stop 17 it was the last 0.5 s of the file: a strum whose strings had
+    # all fallen under the gate by then had no final value for any string, and its settle time came
+    # out as the first hop after the strum (0.05 s), a figure that was not a measurement.
     ok = np.ones(len(hops), dtype=bool)
     for i in sounding:
+        sounds = np.where(alive[:, i])[0]
+        last = alive[:, i] & (times >= times[sounds[-1]] - 0.5) if len(sounds) else np.zeros(len(hops), bool)
         final = np.nanmedian(cents[last, i]) if np.any(~np.isnan(cents[last, i])) else np.nan
         finals.append((i, final))
         ok &= np.isnan(cents[:, i]) | (np.abs(cents[:, i] - final) <= SETTLE_CENTS)  # not heard: no reading

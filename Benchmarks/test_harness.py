@@ -295,6 +295,37 @@ class StrumSoundingRule(unittest.TestCase):
         # The old rule counted both strings' silent hops as misses.
         self.assertEqual(sum(math.isinf(e) for e in old), missed_1 + missed_2)
 
+    def test_strings_that_fall_under_the_gate_still_have_a_settle_time(self):
+        # Both strings read 5 ¢ sharp until 0.5 s, then right, and fall under the gate at 1.5 s (their
+        # readings stop there). Their final values come from their last 0.5 s of sound, so the strum
+        # settles at 0.5 s. With the final value taken over the file's last 0.5 s (before stop 17) no
+        # string had one: this strum came out at 1.55 s (once nothing was read any more), and one whose
+        # strings were first read more than 0.15 s after the strum at 0.05 s (nothing read yet).
+        import strums
+        fs, n = strums.FS, int(strums.SECONDS * strums.FS)
+        t = np.arange(n) / fs
+        fading = 0.05 * np.sin(2 * math.pi * 110 * t) * np.where(t < 1.5, 1.0, 1e-3)
+        levels = [strums.own_level(fading, n, 0)] * 2 + [None] * 4
+        truth = [110.0, 110.0, None, None, None, None]
+        hops = []
+        for j in range(1, int(strums.SECONDS * 100) + 1):
+            time = j / 100
+            reading = {"frequency": 110.0 * 2 ** ((5.0 if time < 0.5 else 0.0) / 1200)}
+            heard = reading if strums.sounding_at(levels[0], time) and time >= 0.1 else None
+            hops.append({"time": time, "strings": [heard, heard] + [None] * 4})
+        _, _, _, (settle, stays), _, _ = strums.score(hops, truth, 0.0, levels)
+        self.assertAlmostEqual(settle, 0.5, places=6)
+        self.assertAlmostEqual(stays, 0.5, places=6)
+        # A string still sounding at the end: its final value is its file's last 0.5 s, as before; one
+        # that ends 3 ¢ away from where it read before is settled only from the move.
+        loud = 0.05 * np.sin(2 * math.pi * 110 * t)
+        levels = [strums.own_level(loud, n, 0)] + [None] * 5
+        truth = [110.0] + [None] * 5
+        hops = [{"time": j / 100, "strings": [{"frequency": 110.0 * 2 ** ((3.0 if j >= 150 else 0.0) / 1200)}]
+                 + [None] * 5} for j in range(1, int(strums.SECONDS * 100) + 1)]
+        _, _, _, (settle, _), _, _ = strums.score(hops, truth, 0.0, levels)
+        self.assertAlmostEqual(settle, 1.5, places=6)
+
 
 if __name__ == "__main__":
     unittest.main()
