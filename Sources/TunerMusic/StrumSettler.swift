@@ -6,14 +6,31 @@ import TunerBridge
 ///
 /// A string has settled when it has been heard without a break for `window` seconds and all its
 /// readings of that window lie within ±`spread` of their median (the values of `SettleDetector`'s
-/// defaults, so a strum settles as a single note does). After a line, nothing more is said until the
-/// strum changes for `gap` seconds or more: a string stops or starts being heard, or a settled
-/// string moves more than `rearmDistance` (a peg turned while the strings ring) — then the next settled state is announced.
+/// defaults, so a strum settles as a single note does).
+///
+/// After a line the same strum says something again only when it has news: a string settles that the
+/// line did not have, or a settled string has moved more than `rearmDistance` from the line's value (a
+/// peg turned while the strings ring). A string that stops being heard — it decayed under the gate, or
+/// the analyser lost it for a while among the others' partials — is no news, and nor is its return at
+/// the value it had. A new strum starts afresh, its first settled state announced whatever it holds:
+/// one after `gap` seconds with no string heard, or one struck over the ringing strings, which raises
+/// the strings' summed level `strumRise` over its median of the `riseWindow` before.
 public struct StrumSettler: Sendable {
+    /// How far the strings' summed level must rise over its median of the `riseWindow` before for the
+    /// hop to start a new strum: 3 dB. Measured on the strums of `Benchmarks/strums.py` (tuning part,
+    /// 70 single strums: synthetic at 40 and 20 dB SNR, muted, FluidR3): the summed level of a ringing
+    /// strum rises at most 1.0 dB over that median after 0.6 s, while single strings' own levels jump by
+    /// up to 17 dB as partials move between them (so no string's level alone can tell a new strum). A
+    /// second strum as strong as the first raises the sum by 3.8 dB over strings decayed by 1.5 dB
+    /// (0.5 s of a guitar's low strings), by 4.8 dB over strings decayed by 3 dB.
+    public static let strumRise = Decibels(3)
+    /// The span of summed levels a new strum's rise is measured against: 0.2 s.
+    public static let riseWindow = 0.2
     public var window: Double
     public var spread: Cents
     public var rearmDistance: Cents
-    /// Breaks in a string's readings shorter than this do not end it.
+    /// Breaks in a string's readings shorter than this do not end it; as long with no string heard at
+    /// all, the strum has ended.
     public var gap: Double
     /// A string is in tune when its settled median is within this many cents of its target.
     public var tolerance: Cents
@@ -24,10 +41,13 @@ public struct StrumSettler: Sendable {
     /// Each string's median cents over the last `window` while it has settled now (nil: not settled),
     /// for the screen's checklist.
     public private(set) var settled: [Double?] = []
-    /// The announced strum: each string's median cents (nil: not heard), until re-armed.
+    /// What this strum has announced: each string's last announced median cents (nil: never
+    /// announced); nil before the strum's first line.
     private var announced: [Double?]?
-    /// When the change away from the announced strum began.
-    private var changeSince: Double?
+    /// Since when no string has been heard.
+    private var quietSince: Double?
+    /// The strings' summed level (dBFS) at each recent hop, over `riseWindow`.
+    private var sums: [(time: Double, db: Double)] = []
 
     public init(tolerance: Cents, window: Double = 0.5, spread: Cents = Cents(2), rearmDistance: Cents = Cents(5),
                 gap: Double = 0.1) {
@@ -46,6 +66,36 @@ public struct StrumSettler: Sendable {
         public var isInTune: Bool
     }
 
+    /// Starts a new strum — forgetting what was announced, every string settling afresh — after `gap`
+    /// with no string heard, or when the strings' summed level rises `strumRise` over its recent median.
+    private mutating func noteStrumStart(_ strum: StrumReading) {
+        let energy = strum.strings.reduce(0.0) { sum, string in
+            sum + (string.map { pow(10, $0.level.value / 10) } ?? 0)
+        }
+        guard energy > 0 else {
+            if quietSince == nil { quietSince = strum.time }
+            if strum.time - quietSince! >= gap { announced = nil }
+            sums.removeAll(keepingCapacity: true)
+            return
+        }
+        quietSince = nil
+        let db = 10 * log10(energy)
+        sums.removeAll { $0.time < strum.time - Self.riseWindow }
+        if sums.count >= 5 {
+            let before = sums.map(\.db).sorted()
+            if db >= before[before.count / 2] + Self.strumRise.value {
+                announced = nil
+                for index in recent.indices {
+                    recent[index].removeAll(keepingCapacity: true)
+                    heardSince[index] = nil
+                    settled[index] = nil
+                }
+                sums.removeAll(keepingCapacity: true)
+            }
+        }
+        sums.append((strum.time, db))
+    }
+
     /// Takes the next hop; returns the line when the strum has just settled.
     public mutating func process(_ strum: StrumReading) -> String? {
         settle(strum)?.line
@@ -59,6 +109,7 @@ public struct StrumSettler: Sendable {
             settled = Array(repeating: nil, count: strum.strings.count)
             lastHeard = Array(repeating: -.infinity, count: strum.strings.count)
         }
+        noteStrumStart(strum)
         var medians: [Double?] = []
         var allSettled = true
         for (index, string) in strum.strings.enumerated() {
@@ -90,26 +141,18 @@ public struct StrumSettler: Sendable {
             settled[index] = steady ? median : nil
             if !steady { allSettled = false }
         }
-        if let last = announced {
-            let changed = zip(last, medians).contains { old, new in
-                switch (old, new) {
-                case (nil, nil): return false
-                case let (a?, b?): return abs(a - b) > rearmDistance.value
-                default: return true
-                }
-            }
-            // Re-armed by a change that lasts `gap` (a string heard for a hop or two is not a new strum).
-            guard changed else {
-                changeSince = nil
-                return nil
-            }
-            if changeSince == nil { changeSince = strum.time }
-            guard strum.time - changeSince! >= gap else { return nil }
-            announced = nil
-            changeSince = nil
-        }
         guard allSettled, medians.contains(where: { $0 != nil }) else { return nil }
-        announced = medians
+        if let last = announced {
+            let news = zip(last, medians).contains { old, new in
+                guard let new else { return false }
+                guard let old else { return true }
+                return abs(new - old) > rearmDistance.value
+            }
+            guard news else { return nil }
+            announced = zip(last, medians).map { old, new in new ?? old }
+        } else {
+            announced = medians
+        }
         let line = strum.strings.enumerated().compactMap { index, string -> String? in
             guard let string, let median = medians[index] else { return nil }
             let line = Announcement.text(name: string.label, cents: Cents(median),

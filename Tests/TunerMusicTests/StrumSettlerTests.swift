@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TunerBridge
+@testable import TunerMusic
+
+/// `--poly --announce`: one line per strum (issue 15). Hand-made hops of a guitar's six strings, 10 ms
+/// apart, each string heard or not, at given cents and level.
+@Suite struct StrumSettlerTests {
+    static let labels = ["E2", "A2", "D3", "G3", "B3", "E4"]
+    static let cents: [Double] = [0, -4, 0, 6, 0, 2]
+
+    /// One hop at time `t`: string i heard at `cents[i]` (nil: not heard), each at `level` dBFS.
+    static func hop(_ t: Double, _ cents: [Double?], level: Double = -30) -> StrumReading {
+        StrumReading(time: t, strings: cents.enumerated().map { index, value in
+            value.map {
+                StringReading(stringIndex: index, label: labels[index], frequency: Hertz(100), cents: Cents($0),
+                              isInTune: abs($0) <= 3, level: Decibels(level))
+            }
+        })
+    }
+
+    /// The lines said over hops from `from` to `to` seconds, each hop given by `strings(t)` and `level(t)`.
+    static func lines(from: Double = 0.01, to: Double, strings: (Double) -> [Double?],
+                      level: (Double) -> Double = { -30 - 3 * $0 }) -> [String] {
+        var settler = StrumSettler(tolerance: Cents(3))
+        var said: [String] = []
+        for j in Int((from * 100).rounded())...Int((to * 100).rounded()) {
+            let t = Double(j) / 100
+            if let line = settler.process(hop(t, strings(t), level: level(t))) { said.append(line) }
+        }
+        return said
+    }
+
+    static let full = "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune, E4 in tune"
+
+    @Test func aStrumWhoseStringsRingIsSaidOnce() {
+        #expect(Self.lines(to: 2.5, strings: { _ in Self.cents }) == [Self.full])
+    }
+
+    @Test func aStringThatStopsBeingHeardDoesNotRepeatTheLine() {
+        // B3 decays under the gate at 1.0 s, the others ring on: before, the strum was said again
+        // without B3 once they had settled anew.
+        let said = Self.lines(to: 2.5, strings: { t in
+            var c: [Double?] = Self.cents
+            if t >= 1.0 { c[4] = nil }
+            return c
+        })
+        #expect(said == [Self.full])
+    }
+
+    @Test func aStringLostAndFoundAtItsValueIsNoNews() {
+        // The analyser loses B3 among the others' partials for 0.3 s, then hears it again where it was.
+        let said = Self.lines(to: 2.5, strings: { t in
+            var c: [Double?] = Self.cents
+            if t >= 1.0 && t < 1.3 { c[4] = nil }
+            return c
+        })
+        #expect(said == [Self.full])
+    }
+
+    @Test func aStringHeardLateAddsOneLineWithIt() {
+        let said = Self.lines(to: 2.5, strings: { t in
+            var c: [Double?] = Self.cents
+            if t < 1.0 { c[4] = nil }
+            return c
+        })
+        #expect(said == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, E4 in tune", Self.full])
+    }
+
+    @Test func aPegTurnedWhileTheStringsRingIsSaidAgain() {
+        // A2 turned from 4 cents flat to 4 cents sharp at 1.2 s: 8 cents, over the 5 cents that re-arm.
+        let turned = Self.lines(to: 2.5, strings: { t in
+            var c: [Double?] = Self.cents
+            if t >= 1.2 { c[1] = 4 }
+            return c
+        })
+        #expect(turned == [Self.full, Self.full.replacingOccurrences(of: "A2 4 cents flat", with: "A2 4 cents sharp")])
+        // 4 cents (−4 → 0) is under it: the strum is not said again.
+        let nudged = Self.lines(to: 2.5, strings: { t in
+            var c: [Double?] = Self.cents
+            if t >= 1.2 { c[1] = 0 }
+            return c
+        })
+        #expect(nudged == [Self.full])
+    }
+
+    @Test func aSecondStrumOverTheRingingStringsIsSaidAgain() {
+        // Strummed again at 1.5 s, the strings' summed level rising by `rise` dB over their decay of
+        // 3 dB a second. StrumSettler.strumRise is 3 dB: 3.5 dB starts a new strum, 2.5 dB (two strings
+        // beating, a partial moving between them) does not.
+        func strummedAgain(rise: Double) -> [String] {
+            Self.lines(to: 3.0, strings: { _ in Self.cents }, level: { t in -30 - 3 * t + (t >= 1.5 ? rise : 0) })
+        }
+        #expect(strummedAgain(rise: 3.5) == [Self.full, Self.full])
+        #expect(strummedAgain(rise: 2.5) == [Self.full])
+        // The second line waits for the new strum's strings to settle: a full window after it.
+        var settler = StrumSettler(tolerance: Cents(3))
+        var times: [Double] = []
+        for j in 1...300 {
+            let t = Double(j) / 100
+            if settler.process(Self.hop(t, Self.cents, level: -30 - 3 * t + (t >= 1.5 ? 3.5 : 0))) != nil {
+                times.append(t)
+            }
+        }
+        #expect(times.count == 2 && times[1] >= 1.5 + settler.window, "\(times)")
+    }
+
+    @Test func aStrumAfterSilenceIsSaidAgain() {
+        // Nothing heard from 1.5 to 2.0 s (the strum damped), then the same strum again.
+        let again = Self.lines(to: 3.5, strings: { t in t >= 1.5 && t < 2.0 ? Array(repeating: nil, count: 6) : Self.cents })
+        #expect(again == [Self.full, Self.full])
+        // A break of 50 ms, under the settler's 0.1 s gap, is the analyser missing a hop or two: same strum.
+        let blink = Self.lines(to: 3.5, strings: { t in t >= 1.5 && t < 1.55 ? Array(repeating: nil, count: 6) : Self.cents })
+        #expect(blink == [Self.full])
+    }
+}
