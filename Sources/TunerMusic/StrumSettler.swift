@@ -14,7 +14,9 @@ import TunerBridge
 /// the analyser lost it for a while among the others' partials — is no news, and nor is its return at
 /// the value it had. A new strum starts afresh, its first settled state announced whatever it holds:
 /// one after `gap` seconds with no string heard, or one struck over the ringing strings, which raises
-/// the strings' summed level `strumRise` over its median of the `riseWindow` before.
+/// the strings' summed level `strumRise` over its median of the `riseWindow` before. A string heard
+/// but never settling (flickering among the others' partials) holds the line back for `patience` at
+/// most; the line then says the settled strings.
 public struct StrumSettler: Sendable {
     /// How far the strings' summed level must rise over its median of the `riseWindow` before for the
     /// hop to start a new strum: 3 dB. Measured on the strums of `Benchmarks/strums.py` (tuning part,
@@ -26,6 +28,13 @@ public struct StrumSettler: Sendable {
     public static let strumRise = Decibels(3)
     /// The span of summed levels a new strum's rise is measured against: 0.2 s.
     public static let riseWindow = 0.2
+    /// How long a string heard but not settled may hold back the line once the others have settled:
+    /// 1 s. Guards against a strum never being said because one string flickers in and out among the
+    /// others' partials, and against a line said before a string that is only slow to settle. Measured
+    /// on the 70 strums of `Benchmarks/strums.py`'s tuning part: at 0.5 s 57 were said once and 12 twice
+    /// (a first line without a slow string), at 1 s 65 once, 5 twice and none never, at 1.5 s FluidR3
+    /// strum 201 (its E4 never settles) was never said; without it, 67 once and that one never.
+    public static let patience = 1.0
     public var window: Double
     public var spread: Cents
     public var rearmDistance: Cents
@@ -46,6 +55,8 @@ public struct StrumSettler: Sendable {
     private var announced: [Double?]?
     /// Since when no string has been heard.
     private var quietSince: Double?
+    /// Since when some strings have settled while others heard have not.
+    private var partialSince: Double?
     /// The strings' summed level (dBFS) at each recent hop, over `riseWindow`.
     private var sums: [(time: Double, db: Double)] = []
 
@@ -141,7 +152,20 @@ public struct StrumSettler: Sendable {
             settled[index] = steady ? median : nil
             if !steady { allSettled = false }
         }
-        guard allSettled, medians.contains(where: { $0 != nil }) else { return nil }
+        // A string heard but not settled holds the line back — for `patience` once the others have
+        // settled; then the line says the settled ones, and the late string is news when it settles.
+        let ready = medians.indices.filter { settled[$0] != nil }
+        guard !ready.isEmpty else {
+            partialSince = nil
+            return nil
+        }
+        if !allSettled {
+            if partialSince == nil { partialSince = strum.time }
+            guard strum.time - partialSince! >= Self.patience else { return nil }
+            medians = medians.indices.map { settled[$0] }
+        } else {
+            partialSince = nil
+        }
         if let last = announced {
             let news = zip(last, medians).contains { old, new in
                 guard let new else { return false }

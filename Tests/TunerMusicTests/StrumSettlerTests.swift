@@ -113,4 +113,34 @@ import TunerBridge
         let blink = Self.lines(to: 3.5, strings: { t in t >= 1.5 && t < 1.55 ? Array(repeating: nil, count: 6) : Self.cents })
         #expect(blink == [Self.full])
     }
+
+    @Test func aStringThatNeverSettlesHoldsTheLineBackForASecondAtMost() {
+        // E4 is heard throughout but wanders over 6 cents, never settling, while the other five have
+        // settled by 0.5 s. The line comes StrumSettler.patience (1 s) later, without E4.
+        var settler = StrumSettler(tolerance: Cents(3))
+        var said: [(time: Double, line: String)] = []
+        for j in 1...300 {
+            let t = Double(j) / 100
+            var c: [Double?] = Self.cents
+            c[5] = Double(j % 3) * 3
+            if let line = settler.process(Self.hop(t, c)) { said.append((t, line)) }
+        }
+        #expect(said.map(\.line) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
+        if let first = said.first { #expect(abs(first.time - (0.5 + StrumSettler.patience)) < 0.05, "\(first.time)") }
+    }
+
+    @Test func aStringSlowToSettleIsWaitedForASecond() {
+        // B3 is heard from the start but wanders until `steadyFrom`, so it settles half a second later;
+        // the others have settled at 0.5 s. Settled by 1.4 s it is waited for (one line, with it); by
+        // 1.7 s, past the 1 s of patience, the others are said first and B3 is news when it settles.
+        func said(steadyFrom: Double) -> [String] {
+            Self.lines(to: 2.5, strings: { t in
+                var c: [Double?] = Self.cents
+                if t < steadyFrom { c[4] = Double(Int((t * 100).rounded()) % 3) * 3 }
+                return c
+            })
+        }
+        #expect(said(steadyFrom: 0.9) == [Self.full])
+        #expect(said(steadyFrom: 1.2) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, E4 in tune", Self.full])
+    }
 }
