@@ -35,7 +35,9 @@ in which it sounds) for 0.1 s in a row —
 and, reported beside it, until they all stay within it to the end (a hop where a string is not heard
 has no reading and does not count against it, except before the string's first reading: a string not
 read yet has not settled; a string never heard is left out); CPU seconds of the
-`tuner` process per audio second (user + system, whole process, file decode included).
+`tuner` process per audio second (user + system, whole process, file decode included); and how many
+lines `tuner --poly --announce` says for each strum (the issue asks one line per strum; reported, no
+target).
 """
 
 import argparse
@@ -231,6 +233,13 @@ def run(binary, path):
     return [json.loads(l) for l in out.splitlines()], cpu, time.time() - started
 
 
+def announcements(binary, path):
+    """How many lines `tuner --poly --announce` says for one strum (issue 15: one line per strum)."""
+    out = subprocess.run([binary, "--file", path, "--poly", "--tuning", "guitar", "--announce"],
+                         check=True, capture_output=True, text=True).stdout
+    return sum(1 for line in out.splitlines() if line.strip())
+
+
 def sounding_at(level, t):
     """Whether a string whose own-level envelope is `level` (own_level) is over the gate at time t."""
     k = min(len(level) - 1, int(round(t * FS / LEVEL_STEP)))
@@ -331,10 +340,13 @@ def summarise(results):
     settles = [r["settle"][0] for r in results]
     stays = [r["settle"][1] for r in results]
     cpu = sum(r["cpu"] for r in results) / (len(results) * SECONDS) * 100
+    said = [r["said"] for r in results]
+    lines = (100.0 * sum(n == 1 for n in said) / len(said), 100.0 * sum(n == 0 for n in said) / len(said),
+             100.0 * sum(n > 1 for n in said) / len(said)) if said else None
     return {"median": med, "p95": p95, "missed": missed, "muted": muted, "ident": ident,
             "settle": float(np.median(settles)) if settles else math.nan,
             "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
-            "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule}
+            "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule, "said": lines}
 
 
 def mark(value, target, lower_is_better=True):
@@ -371,6 +383,10 @@ def table(parts):
         row("strum to ±1 ¢ of final (held 0.1 s), median (s)", s["settle"], 0.4, "{:.3f}")
         row("strum to ±1 ¢ of final to the end, median (s)", s["stays"], "report", "{:.3f}")
         row("CPU per audio second (% of one core)", s["cpu"], 5.0, "{:.2f}")
+        if s["said"] is not None:
+            a = s["said"]
+            lines.append(f"| {name} | {s['n']} | `--announce`: strums said once / never / more than once "
+                         f"| {a[0]:.0f} / {a[1]:.0f} / {a[2]:.0f} % | report | |")
     return "\n".join(lines)
 
 
@@ -420,6 +436,7 @@ def main(argv=None):
     def one(job):
         part, name, _, truth, strum, levels = job
         hops, cpu, _ = run(binary, os.path.join(tmp, name))
+        said = announcements(binary, os.path.join(tmp, name))
         errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels)
         if args.per_file:  # tuning part only (checked above)
             steady = [h for h in hops if h["time"] >= strum + STEADY_AFTER]
@@ -434,7 +451,7 @@ def main(argv=None):
                 cells.append(f"{np.median(c):+.2f}¢/{miss:.0f}%" if c else "none")
             print(f"{name}: settle {settle[0]:.2f} s; " + "  ".join(cells), file=sys.stderr)
         return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
-                      "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old}
+                      "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said}
 
     by_part = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
