@@ -143,4 +143,32 @@ import TunerBridge
         #expect(said(steadyFrom: 0.9) == [Self.full])
         #expect(said(steadyFrom: 1.2) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, E4 in tune", Self.full])
     }
+
+    @Test func aShortStrumIsSaidWhenItEnds() {
+        // Strings that sound 0.4 s — a ukulele's, palm-muted ones — never hold the 0.5 s a strum settles
+        // in. Said when the strum ends (0.1 s with nothing heard), from what each string held.
+        let short = Self.lines(to: 1.5, strings: { t in t >= 0.1 && t < 0.5 ? Self.cents : Array(repeating: nil, count: 6) })
+        #expect(short == [Self.full])
+        // A strum already said is not said again when it ends.
+        let said = Self.lines(to: 2.5, strings: { t in t < 2.0 ? Self.cents : Array(repeating: nil, count: 6) })
+        #expect(said == [Self.full])
+    }
+
+    @Test func aShortStrumsReleaseLeavesOutStringsThatDidNotKeepStill() {
+        // Over 0.1–0.5 s: B3 wanders ±5 ¢ (over the 3 ¢ of releaseSpread); E4 is heard on 15 hops only
+        // (under releaseMinimum, 20); G3 reads 6 ¢ sharp, then from 0.3 s 6 + `drift` ¢.
+        func said(drift: Double) -> [String] {
+            Self.lines(to: 1.5, strings: { t in
+                guard t >= 0.1 && t < 0.5 else { return Array(repeating: nil, count: 6) }
+                var c: [Double?] = Self.cents
+                c[4] = Int((t * 100).rounded()) % 2 == 0 ? 5 : -5
+                c[5] = t < 0.35 ? nil : 2
+                if t >= 0.3 { c[3] = 6 + drift }
+                return c
+            })
+        }
+        // The halves' medians differ by the drift: 1.5 ¢ keeps G3 (at its median, 7.5 ¢), 2.5 ¢ does not.
+        #expect(said(drift: 1.5) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 8 cents sharp"])
+        #expect(said(drift: 2.5) == ["E2 in tune, A2 4 cents flat, D3 in tune"])
+    }
 }
