@@ -175,7 +175,7 @@ public struct StrumSettler: Sendable {
             sounded = Array(repeating: [], count: strum.strings.count)
             labels = Array(repeating: "", count: strum.strings.count)
         }
-        if let release = noteStrumStart(strum) { return release }
+        let release = noteStrumStart(strum)
         var medians: [Double?] = []
         var allSettled = true
         for (index, string) in strum.strings.enumerated() {
@@ -210,6 +210,7 @@ public struct StrumSettler: Sendable {
             settled[index] = steady ? median : nil
             if !steady { allSettled = false }
         }
+        if let release { return release }  // a quiet hop: every string's state above is cleared
         // A string heard but not settled holds the line back — for `patience` once the others have
         // settled; then the line says the settled ones, and the late string is news when it settles.
         let ready = medians.indices.filter { settled[$0] != nil }
