@@ -36,8 +36,9 @@ and, reported beside it, until they all stay within it to the end (a hop where a
 has no reading and does not count against it, except before the string's first reading: a string not
 read yet has not settled; a string never heard is left out); CPU seconds of the
 `tuner` process per audio second (user + system, whole process, file decode included); and how many
-lines `tuner --poly --announce` says for each strum (the issue asks one line per strum; reported, no
-target).
+lines `tuner --poly --announce` says for each strum (the issue asks one line per strum) and how many of
+the strings those lines name are named right (in tune as the truth, or within 1.5 ¢ of it; a muted string
+named is wrong) — both reported, no target.
 """
 
 import argparse
@@ -45,6 +46,7 @@ import concurrent.futures
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -233,11 +235,40 @@ def run(binary, path):
     return [json.loads(l) for l in out.splitlines()], cpu, time.time() - started
 
 
-def announcements(binary, path):
-    """How many lines `tuner --poly --announce` says for one strum (issue 15: one line per strum)."""
+NAMES = ["E2", "A2", "D3", "G3", "B3", "E4"]
+
+
+def announcements(binary, path, truth):
+    """What `tuner --poly --announce` says of one strum (issue 15: one line per strum): the number of
+    lines, and per string named in them whether it was said right — "in tune" when the truth is within
+    the ±3 ¢ tolerance (plus 0.5 ¢, the line's rounding), else its cents within 1.5 ¢ of the truth (1 ¢
+    plus that rounding) on the right side; a muted string named is wrong."""
     out = subprocess.run([binary, "--file", path, "--poly", "--tuning", "guitar", "--announce"],
                          check=True, capture_output=True, text=True).stdout
-    return sum(1 for line in out.splitlines() if line.strip())
+    lines = [line for line in out.splitlines() if line.strip()]
+    return len(lines), judge_lines(lines, truth)
+
+
+def judge_lines(lines, truth):
+    """Per string named in `lines` (announcements), whether it was said right (see announcements)."""
+    right = []
+    for line in lines:
+        for part in line.split(", "):
+            m = re.fullmatch(r"(\w+\d) (in tune|(\d+(?:\.\d)?) cents? (sharp|flat))", part.strip())
+            if not m or m.group(1) not in NAMES:
+                right.append(False)
+                continue
+            i = NAMES.index(m.group(1))
+            if truth[i] is None:
+                right.append(False)
+                continue
+            true = 1200 * math.log2(truth[i] / TARGETS[i])
+            if m.group(2) == "in tune":
+                right.append(abs(true) <= TOLERANCE + 0.5)
+            else:
+                said = float(m.group(3)) * (1 if m.group(4) == "sharp" else -1)
+                right.append(abs(said - true) <= 1.5)
+    return right
 
 
 def sounding_at(level, t):
@@ -343,10 +374,13 @@ def summarise(results):
     said = [r["said"] for r in results]
     lines = (100.0 * sum(n == 1 for n in said) / len(said), 100.0 * sum(n == 0 for n in said) / len(said),
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
+    named = [ok for r in results for ok in r["said_right"]]
+    said_right = (100.0 * sum(named) / len(named), len(named)) if named else None
     return {"median": med, "p95": p95, "missed": missed, "muted": muted, "ident": ident,
             "settle": float(np.median(settles)) if settles else math.nan,
             "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
-            "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule, "said": lines}
+            "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule, "said": lines,
+            "said_right": said_right}
 
 
 def mark(value, target, lower_is_better=True):
@@ -387,6 +421,10 @@ def table(parts):
             a = s["said"]
             lines.append(f"| {name} | {s['n']} | `--announce`: strums said once / never / more than once "
                          f"| {a[0]:.0f} / {a[1]:.0f} / {a[2]:.0f} % | report | |")
+        if s["said_right"] is not None:
+            r = s["said_right"]
+            lines.append(f"| {name} | {s['n']} | `--announce`: strings named right (in tune as the truth, or "
+                         f"within 1.5 ¢ of it) | {r[0]:.1f} % of {r[1]} | report | |")
     return "\n".join(lines)
 
 
@@ -436,7 +474,7 @@ def main(argv=None):
     def one(job):
         part, name, _, truth, strum, levels = job
         hops, cpu, _ = run(binary, os.path.join(tmp, name))
-        said = announcements(binary, os.path.join(tmp, name))
+        said, said_right = announcements(binary, os.path.join(tmp, name), truth)
         errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels)
         if args.per_file:  # tuning part only (checked above)
             steady = [h for h in hops if h["time"] >= strum + STEADY_AFTER]
@@ -451,7 +489,8 @@ def main(argv=None):
                 cells.append(f"{np.median(c):+.2f}¢/{miss:.0f}%" if c else "none")
             print(f"{name}: settle {settle[0]:.2f} s; " + "  ".join(cells), file=sys.stderr)
         return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
-                      "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said}
+                      "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said,
+                      "said_right": said_right}
 
     by_part = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

@@ -326,6 +326,17 @@ class StrumSoundingRule(unittest.TestCase):
         _, _, _, (settle, _), _, _ = strums.score(hops, truth, 0.0, levels)
         self.assertAlmostEqual(settle, 1.5, places=6)
 
+    def test_announced_strings_are_judged_against_the_truth(self):
+        import strums
+        truth = [t * 2 ** (c / 1200) for t, c in zip(strums.TARGETS, [1.0, -4.4, 3.6, 12.0, 0.0, 0.0])]
+        truth[5] = None  # E4 muted
+        lines = ["E2 in tune, A2 4 cents flat, D3 in tune, G3 10 cents sharp", "B3 2 cents flat, E4 in tune"]
+        # E2 in tune (1 ¢): right; A2 −4 vs −4.4: right; D3 "in tune" at 3.6 ¢ (within 3 + 0.5): wrong;
+        # G3 10 vs 12 (over 1.5): wrong; B3 −2 vs 0: wrong; E4 is muted: naming it is wrong.
+        self.assertEqual(strums.judge_lines(lines, truth), [True, True, False, False, False, False])
+        self.assertEqual(strums.judge_lines(["A2 0.4 cents sharp"], truth), [False])  # 0.4 vs −4.4
+        self.assertEqual(strums.judge_lines(["nonsense"], truth), [False])
+
 
 if __name__ == "__main__":
     unittest.main()
