@@ -235,9 +235,6 @@ def run(binary, path):
     return [json.loads(l) for l in out.splitlines()], cpu, time.time() - started
 
 
-NAMES = ["E2", "A2", "D3", "G3", "B3", "E4"]
-
-
 def announcements(binary, path, truth):
     """What `tuner --poly --announce` says of one strum (issue 15: one line per strum): the number of
     lines, and per string named in them whether it was said right — "in tune" when the truth is within
@@ -251,14 +248,16 @@ def announcements(binary, path, truth):
 
 def judge_lines(lines, truth):
     """Per string named in `lines` (announcements), whether it was said right (see announcements)."""
+    import corpus
+    names = [corpus.note_label(m) for m in TARGETS_MIDI]
     right = []
     for line in lines:
         for part in line.split(", "):
             m = re.fullmatch(r"(\w+\d) (in tune|(\d+(?:\.\d)?) cents? (sharp|flat))", part.strip())
-            if not m or m.group(1) not in NAMES:
+            if not m or m.group(1) not in names:
                 right.append(False)
                 continue
-            i = NAMES.index(m.group(1))
+            i = names.index(m.group(1))
             if truth[i] is None:
                 right.append(False)
                 continue

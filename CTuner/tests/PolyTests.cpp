@@ -59,6 +59,15 @@ double maxAbsCents(const std::vector<Hop> &hops, std::size_t i, double truth, do
 }
 
 const std::vector<double> kTargets = strums::standardTuning();
+
+/// White Gaussian noise (generator seeded with `seed`) 20 dB under the RMS of the strum's first second.
+void addNoiseTwentyDbUnder(std::vector<float> &x, unsigned seed) {
+    double power = 0;
+    for (std::size_t i = 0; i < std::size_t(kFs); ++i) power += double(x[i]) * double(x[i]);
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> noise(0, std::sqrt(power / kFs) / 10.0);
+    for (float &v : x) v += float(noise(rng));
+}
 } // namespace
 
 TEST(allSixStringsDetunedIndependentlyReadWithinHalfACent) {
@@ -254,11 +263,7 @@ TEST(aStrumTwentyDbOverTheNoiseIsHeard) {
     const std::vector<double> cents = {-25, 4, -10, 22, 1, 14};
     auto strings = strums::detuned(kTargets, cents, 0.015);
     std::vector<float> x = strums::strum(strings, kFs, 1.5);
-    double power = 0;
-    for (std::size_t i = 0; i < std::size_t(kFs); ++i) power += double(x[i]) * double(x[i]);
-    std::mt19937 rng(7);
-    std::normal_distribution<double> noise(0, std::sqrt(power / kFs) / 10.0);
-    for (float &v : x) v += float(noise(rng));
+    addNoiseTwentyDbUnder(x, 7);
     auto hops = analyse(kTargets, x);
     for (std::size_t i = 0; i < 6; ++i) {
         double heard = 0;
@@ -278,11 +283,7 @@ TEST(aTwentyDbStrumKeepsEveryStringToItsEnd) {
     const std::vector<double> cents = {-7, 21, -15, 11, 26, -19};
     auto strings = strums::detuned(kTargets, cents, 0.02);
     std::vector<float> x = strums::strum(strings, kFs, 2.5);
-    double power = 0;
-    for (std::size_t i = 0; i < std::size_t(kFs); ++i) power += double(x[i]) * double(x[i]);
-    std::mt19937 rng(9);
-    std::normal_distribution<double> noise(0, std::sqrt(power / kFs) / 10.0);
-    for (float &v : x) v += float(noise(rng));
+    addNoiseTwentyDbUnder(x, 9);
     auto hops = analyse(kTargets, x);
     for (std::size_t i = 0; i < 6; ++i) {
         double heard = 0;

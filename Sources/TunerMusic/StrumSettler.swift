@@ -117,8 +117,7 @@ public struct StrumSettler: Sendable {
         let db = 10 * log10(energy)
         sums.removeAll { $0.time < strum.time - Self.riseWindow }
         if sums.count >= 5 {
-            let before = sums.map(\.db).sorted()
-            if db >= before[before.count / 2] + Self.strumRise.value {
+            if db >= Self.median(sums.map(\.db)) + Self.strumRise.value {
                 announced = nil
                 forgetStrum()
                 for index in recent.indices {
@@ -146,18 +145,28 @@ public struct StrumSettler: Sendable {
         var parts: [String] = []
         var inTune = true
         for (index, readings) in sounded.enumerated() where readings.count >= Self.releaseMinimum {
-            let values = readings.map(\.cents).sorted()
-            let median = values[values.count / 2]
+            let values = readings.map(\.cents)
+            let median = Self.median(values)
             let near = values.filter { abs($0 - median) <= Self.releaseSpread.value }.count
             guard Double(near) >= 0.9 * Double(values.count) else { continue }
-            let half = readings.count / 2
-            let first = readings[..<half].map(\.cents).sorted(), second = readings[half...].map(\.cents).sorted()
-            guard abs(first[first.count / 2] - second[second.count / 2]) <= Self.releaseDrift.value else { continue }
-            let line = Announcement.text(name: labels[index], cents: Cents(median), inTune: abs(median) <= tolerance.value)
-            parts.append(line.replacingOccurrences(of: ", ", with: " "))
+            let half = values.count / 2
+            guard abs(Self.median(values[..<half]) - Self.median(values[half...])) <= Self.releaseDrift.value else { continue }
+            parts.append(part(labels[index], median))
             inTune = inTune && abs(median) <= tolerance.value
         }
         return parts.isEmpty ? nil : Settled(line: parts.joined(separator: ", "), isInTune: inTune)
+    }
+
+    /// The middle value of `values` (the upper one of an even count), as every median here.
+    private static func median(_ values: some Collection<Double>) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// One string's part of a line: "E2 in tune", "A2 4 cents flat".
+    private func part(_ name: String, _ median: Double) -> String {
+        Announcement.text(name: name, cents: Cents(median), inTune: abs(median) <= tolerance.value)
+            .replacingOccurrences(of: ", ", with: " ")
     }
 
     /// Takes the next hop; returns the line when the strum has just settled.
@@ -202,8 +211,8 @@ public struct StrumSettler: Sendable {
             if heardSince[index] == nil { heardSince[index] = strum.time }
             recent[index].append((strum.time, string.cents.value))
             recent[index].removeAll { $0.time <= strum.time - window }
-            let values = recent[index].map(\.cents).sorted()
-            let median = values[values.count / 2]
+            let values = recent[index].map(\.cents)
+            let median = Self.median(values)
             medians.append(median)
             let held = strum.time - heardSince[index]! >= window
             let steady = held && !values.contains(where: { abs($0 - median) > spread.value })
@@ -238,9 +247,7 @@ public struct StrumSettler: Sendable {
         }
         let line = strum.strings.enumerated().compactMap { index, string -> String? in
             guard let string, let median = medians[index] else { return nil }
-            let line = Announcement.text(name: string.label, cents: Cents(median),
-                                         inTune: abs(median) <= tolerance.value)
-            return line.replacingOccurrences(of: ", ", with: " ")
+            return part(string.label, median)
         }.joined(separator: ", ")
         let inTune = medians.allSatisfy { median in median.map { abs($0) <= tolerance.value } ?? true }
         saidThisStrum = true
