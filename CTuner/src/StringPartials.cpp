@@ -28,7 +28,7 @@ constexpr double kMinRadiusBins = 3.0;
 /// 0.09 → 0.20 % of hops; 5 kept. PolyTests: aStrumTwentyDbOverTheNoiseIsHeard (fails at 8),
 /// noiseAboveTheGateHearsNoString (fails at 2.5).
 constexpr double kOverFloor = 5.0;
-/// A claimed partial is the string's own when its magnitude is this many times (9.5 dB) what each
+/// A claimed partial is the string's own when its magnitude is this many times (6 dB) what each
 /// claimant's envelope predicts there: the claimant's neighbouring partials cannot explain it. Below
 /// it the peak is left to the claimant (a plucked string's spectrum has comb notches, so a partial
 /// can sit 2–3× above its neighbours' mean without another string; measured on the unit tests'
@@ -179,11 +179,28 @@ double StringPartials::envelopeAt(int k) const {
     }
     // No clean neighbour: the nearest partial found, claimed or not (a 1st partial has no neighbour
     // below; without this a string whose 2nd partial another string claims could not explain its own
-    // fundamental, and a muted string took it: PolyTests, aMutedLowEIsNotHeardThoughItsFourthPartialSounds).
-    const FoundPartial *nearest = nullptr;
-    for (std::size_t i = 0; i < foundCount_; ++i)
-        if (found_[i].k != k && (!nearest || std::abs(found_[i].k - k) < std::abs(nearest->k - k))) nearest = &found_[i];
-    return nearest ? predicted(*nearest) : 0;
+    // fundamental, and a muted string took it: PolyTests, aMutedLowEIsNotHeardThoughItsFourthPartialSounds),
+    // but never more than the nearest clean partial below k extrapolated on 1/k. A claimed partial's
+    // magnitude is what is in dispute: a B3 0.2 Hz from E2's 3rd is one peak with it, 8–14 dB over what
+    // E2 puts there, and when E2's 4th and 5th were not found E2's envelope at its 6th was predicted
+    // from that shared 3rd, i.e. from B3's own fundamental; B3's 2nd went to E2 and B3 was heard on 55 %
+    // of the hops (PolyTests: aB3OnTheLowEsThirdIsHeardWhenTheLowEsNextPartialsAreMissing, strums.py
+    // tuning seed 2). 1/k, not 1/k², because a pluck's lowest partials fall as sin(kπp)/k² ≈ πp/k: the
+    // clean partial can be far below, and on 1/k² it understated the claimant, whose partials other
+    // strings then kept (aStrumPluckedNearTheBridgeKeepsItsSharedPartialsApart: E2 −0.46 ¢ on 1/k²;
+    // on 1/k² and in place of the nearest partial's prediction, PolyCLITests' A2 read 0.6–0.7 ¢ off).
+    // Tuning part (strums.py): sounding string-hops not heard at 20 dB 18.2 → 3.9 %, at 40 dB
+    // 4.2 → 0.4 %, FluidR3 13.5 → 13.4 %.
+    const FoundPartial *nearest = nullptr, *below = nullptr;
+    for (std::size_t i = 0; i < foundCount_; ++i) {
+        const FoundPartial &p = found_[i];
+        if (p.k == k) continue;
+        if (!nearest || std::abs(p.k - k) < std::abs(nearest->k - k)) nearest = &p;
+        if (!p.claimed && p.k < k && (!below || p.k > below->k)) below = &p;
+    }
+    if (!nearest) return 0;
+    const double envelope = predicted(*nearest);
+    return below ? std::min(envelope, below->magnitude * below->k / k) : envelope;
 }
 
 void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {

@@ -66,7 +66,8 @@ public:
     void resolve(const StringPartials *strings, std::size_t count, double collisionHz);
     /// The magnitude this string's own spectral envelope predicts at its partial k, from its found
     /// partials k±1 (else k±2) that no other string claims, each on a plucked string's 1/k² slope;
-    /// without any, from the nearest partial found; 0 when there is none.
+    /// without any, from the nearest partial found, at most the nearest clean one below on 1/k; 0 when
+    /// there is none.
     double envelopeAt(int k) const;
     /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
     int partialNear(double frequency, double collisionHz) const;
