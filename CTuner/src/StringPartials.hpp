@@ -69,6 +69,10 @@ public:
     /// without any, from the nearest partial found, at most the nearest clean one below on 1/k; 0 when
     /// there is none.
     double envelopeAt(int k) const;
+    /// The most this string may put at its partial k: envelopeAt(k), or the nearest clean partial
+    /// below k extrapolated on 1/k when that is more (a pluck's lowest partials fall about as 1/k,
+    /// sin(kπp)/k² ≈ πp/k). It weighs the shared partials another string keeps (kContamination).
+    double envelopeBound(int k) const;
     /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
     int partialNear(double frequency, double collisionHz) const;
     /// Forgets the reading the next search would start from.
