@@ -196,24 +196,22 @@ double StringPartials::envelopeAt(int k) const {
     // on 1/k² and in place of the nearest partial's prediction, PolyCLITests' A2 read 0.6–0.7 ¢ off).
     // Tuning part (strums.py): sounding string-hops not heard at 20 dB 18.2 → 3.9 %, at 40 dB
     // 4.2 → 0.4 %, FluidR3 13.5 → 13.4 %.
-    const FoundPartial *nearest = nullptr, *below = nullptr;
-    for (std::size_t i = 0; i < foundCount_; ++i) {
-        const FoundPartial &p = found_[i];
-        if (p.k == k) continue;
-        if (!nearest || std::abs(p.k - k) < std::abs(nearest->k - k)) nearest = &p;
-        if (!p.claimed && p.k < k && (!below || p.k > below->k)) below = &p;
-    }
+    const FoundPartial *nearest = nullptr;
+    for (std::size_t i = 0; i < foundCount_; ++i)
+        if (found_[i].k != k && (!nearest || std::abs(found_[i].k - k) < std::abs(nearest->k - k))) nearest = &found_[i];
     if (!nearest) return 0;
-    const double envelope = predicted(*nearest);
-    return below ? std::min(envelope, below->magnitude * below->k / k) : envelope;
+    const double envelope = predicted(*nearest), bound = cleanBelowOnOneOverK(k);
+    return bound > 0 ? std::min(envelope, bound) : envelope;
 }
 
-double StringPartials::envelopeBound(int k) const {
+double StringPartials::cleanBelowOnOneOverK(int k) const {
     const FoundPartial *below = nullptr;
     for (std::size_t i = 0; i < foundCount_; ++i)
         if (!found_[i].claimed && found_[i].k < k && (!below || found_[i].k > below->k)) below = &found_[i];
-    return std::max(envelopeAt(k), below ? below->magnitude * below->k / k : 0.0);
+    return below ? below->magnitude * below->k / k : 0;
 }
+
+double StringPartials::envelopeBound(int k) const { return std::max(envelopeAt(k), cleanBelowOnOneOverK(k)); }
 
 void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {
     std::size_t own = 0, settledOwn = 0;  // settled: not rising (kAttackRise)

@@ -98,6 +98,8 @@ public:
 
 private:
     double coarse(const SharedSpectrum &s) const;
+    /// The nearest clean (unclaimed) partial below k extrapolated to k on 1/k; 0 when there is none.
+    double cleanBelowOnOneOverK(int k) const;
     void searchFrom(const SharedSpectrum &s, StiffString start);
     bool inRange(double f) const { return f >= low_ && f <= high_; }
 
