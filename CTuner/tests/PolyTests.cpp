@@ -68,6 +68,31 @@ void addNoiseTwentyDbUnder(std::vector<float> &x, unsigned seed) {
     std::normal_distribution<double> noise(0, std::sqrt(power / kFs) / 10.0);
     for (float &v : x) v += float(noise(rng));
 }
+
+/// A strum as strums.py's synthetic ones draw it: each string's cents (NaN: muted), pluck position and B.
+std::vector<strums::PluckedString> drawnStrum(const std::vector<double> &cents, const std::vector<double> &pluckAt,
+                                              const std::vector<double> &B) {
+    auto strings = strums::detuned(kTargets, cents);
+    for (std::size_t i = 0; i < strings.size(); ++i) {
+        strings[i].pluckAt = pluckAt[i];
+        strings[i].B = B[i];
+    }
+    return strings;
+}
+
+/// Every string heard on at least `minHeard` of the hops after `from` seconds, its median reading
+/// within `bound(i)` cents of its own frequency.
+template <class Bound>
+void checkEveryString(const std::vector<Hop> &hops, const std::vector<strums::PluckedString> &strings, double from,
+                      double minHeard, Bound bound) {
+    for (std::size_t i = 0; i < strings.size(); ++i) {
+        double heard = 0;
+        const double m = medianCents(hops, i, strings[i].frequency, from, &heard);
+        CHECK(heard >= minHeard && std::abs(m) <= bound(i),
+              "string %zu: heard on %.0f %% of the hops after %.1f s, median %.3f ¢ (bound %.2f ¢)", i + 1,
+              100 * heard, from, m, bound(i));
+    }
+}
 } // namespace
 
 TEST(allSixStringsDetunedIndependentlyReadWithinHalfACent) {
@@ -256,15 +281,8 @@ TEST(aStringStruckIntoARingingStrumIsHeardAtOnce) {
 
 /// strums.py's tuning seed 2 as PluckedStrings (B3 left out when `mutedB3`).
 std::vector<strums::PluckedString> seedTwoStrum(bool mutedB3) {
-    const std::vector<double> cents = {-25.5, -19.8, 13.8, 15.3, mutedB3 ? kNaN : -25.2, -8.9};
-    auto strings = strums::detuned(kTargets, cents);
-    const double pluckAt[] = {0.179, 0.119, 0.298, 0.206, 0.165, 0.269};
-    const double B[] = {1.66e-4, 1.98e-4, 1.12e-4, 9.8e-5, 7.7e-5, 6.3e-5};
-    for (std::size_t i = 0; i < 6; ++i) {
-        strings[i].pluckAt = pluckAt[i];
-        strings[i].B = B[i];
-    }
-    return strings;
+    return drawnStrum({-25.5, -19.8, 13.8, 15.3, mutedB3 ? kNaN : -25.2, -8.9}, {0.179, 0.119, 0.298, 0.206, 0.165, 0.269},
+                      {1.66e-4, 1.98e-4, 1.12e-4, 9.8e-5, 7.7e-5, 6.3e-5});
 }
 
 TEST(aB3OnTheLowEsThirdIsHeardWhenTheLowEsNextPartialsAreMissing) {
@@ -276,12 +294,7 @@ TEST(aB3OnTheLowEsThirdIsHeardWhenTheLowEsNextPartialsAreMissing) {
     // now predicted from E2's clean 2nd (StringPartials::envelopeAt).
     auto strings = seedTwoStrum(false);
     auto hops = analyse(kTargets, strums::strum(strings, kFs, 1.5));
-    for (std::size_t i = 0; i < 6; ++i) {
-        double heard = 0;
-        const double m = medianCents(hops, i, strings[i].frequency, 0.4, &heard);
-        CHECK(heard >= 0.9 && std::abs(m) <= 0.5, "string %zu: heard on %.0f %% of the hops, median %.3f ¢", i + 1,
-              100 * heard, m);
-    }
+    checkEveryString(hops, strings, 0.4, 0.9, [](std::size_t) { return 0.5; });
 }
 
 TEST(aMutedB3OnTheLowEsThirdIsNotHeardWhenTheLowEsNextPartialsAreMissing) {
@@ -310,12 +323,7 @@ TEST(aStrumPluckedNearTheBridgeKeepsItsSharedPartialsApart) {
     auto strings = strums::detuned(kTargets, cents);
     for (auto &s : strings) s.pluckAt = 0.03;
     auto hops = analyse(kTargets, strums::strum(strings, kFs, 1.5));
-    for (std::size_t i = 0; i < 6; ++i) {
-        double heard = 0;
-        const double m = medianCents(hops, i, strings[i].frequency, 0.4, &heard);
-        CHECK(heard >= 0.95 && std::abs(m) <= 0.3, "string %zu: heard on %.0f %% of the hops, median %.3f ¢", i + 1,
-              100 * heard, m);
-    }
+    checkEveryString(hops, strings, 0.4, 0.95, [](std::size_t) { return 0.3; });
 }
 
 TEST(aSharedPartialWeighsByTheMostItsClaimantMayPutThere) {
@@ -325,21 +333,10 @@ TEST(aSharedPartialWeighsByTheMostItsClaimantMayPutThere) {
     // enough to leave it to A2 as its own, weighed almost fully: A2 read −0.37 ¢ on every hop from
     // 0.4 s. Weighed by what E4 may put there at most (StringPartials::envelopeBound), −0.05 ¢. The
     // 0.2 ¢ bound was set between the two, seeing both.
-    const std::vector<double> cents = {-24.6, -22.8, -9.5, 19.0, -5.6, -8.3};
-    auto strings = strums::detuned(kTargets, cents);
-    const double pluckAt[] = {0.255, 0.217, 0.293, 0.148, 0.177, 0.271};
-    const double B[] = {6.42e-5, 7.23e-5, 1.19e-4, 5.94e-5, 7.15e-5, 1.17e-4};
-    for (std::size_t i = 0; i < 6; ++i) {
-        strings[i].pluckAt = pluckAt[i];
-        strings[i].B = B[i];
-    }
+    const auto strings = drawnStrum({-24.6, -22.8, -9.5, 19.0, -5.6, -8.3}, {0.255, 0.217, 0.293, 0.148, 0.177, 0.271},
+                                    {6.42e-5, 7.23e-5, 1.19e-4, 5.94e-5, 7.15e-5, 1.17e-4});
     auto hops = analyse(kTargets, strums::strum(strings, kFs, 1.5));
-    for (std::size_t i = 0; i < 6; ++i) {
-        double heard = 0;
-        const double m = medianCents(hops, i, strings[i].frequency, 0.4, &heard);
-        CHECK(heard >= 0.95 && std::abs(m) <= (i == 1 ? 0.2 : 0.5), "string %zu: heard on %.0f %% of the hops, median %.3f ¢",
-              i + 1, 100 * heard, m);
-    }
+    checkEveryString(hops, strings, 0.4, 0.95, [](std::size_t i) { return i == 1 ? 0.2 : 0.5; });
 }
 
 TEST(aStrumTwentyDbOverTheNoiseIsHeard) {
@@ -353,12 +350,7 @@ TEST(aStrumTwentyDbOverTheNoiseIsHeard) {
     std::vector<float> x = strums::strum(strings, kFs, 1.5);
     addNoiseTwentyDbUnder(x, 7);
     auto hops = analyse(kTargets, x);
-    for (std::size_t i = 0; i < 6; ++i) {
-        double heard = 0;
-        const double m = medianCents(hops, i, strings[i].frequency, 0.6, &heard);
-        CHECK(heard >= 0.8 && std::abs(m) <= 1.0, "string %zu: heard on %.0f %% of the hops, median %.3f ¢", i + 1,
-              100 * heard, m);
-    }
+    checkEveryString(hops, strings, 0.6, 0.8, [](std::size_t) { return 1.0; });
 }
 
 TEST(aTwentyDbStrumKeepsEveryStringToItsEnd) {
@@ -373,10 +365,5 @@ TEST(aTwentyDbStrumKeepsEveryStringToItsEnd) {
     std::vector<float> x = strums::strum(strings, kFs, 2.5);
     addNoiseTwentyDbUnder(x, 9);
     auto hops = analyse(kTargets, x);
-    for (std::size_t i = 0; i < 6; ++i) {
-        double heard = 0;
-        const double m = medianCents(hops, i, strings[i].frequency, 0.6, &heard);
-        CHECK(heard >= 0.95 && std::abs(m) <= 1.0, "string %zu: heard on %.0f %% of the hops after 0.6 s, median %.3f ¢",
-              i + 1, 100 * heard, m);
-    }
+    checkEveryString(hops, strings, 0.6, 0.95, [](std::size_t) { return 1.0; });
 }
