@@ -77,7 +77,11 @@ constexpr int kLowestOwnPartial = 2;
 /// strums.py tuning part (FluidR3 seeds 200–209, gate rule): sounding string-hops not heard 15.8 →
 /// 13.5 %, median 0.69 → 0.62 ¢; synthetic and muted figures unchanged (muted reports 0.09 %). At 2:
 /// 12.1 %, muted still 0.09 %; 3 kept as the more cautious (no test or tuning figure tells 2 from 3
-/// yet: the bracket from below is missing). PolyTests' aQuietHighE… fails without the rule.
+/// yet: the bracket from below is missing). PolyTests' aQuietHighE… fails without the rule. Stop 19,
+/// 2 again (tuning: FluidR3 not heard 13.4 → 12.0 %, muted reports 0.11 % unchanged), scored once on
+/// the holdout: muted strings reported on 0.79 % of hops against 0.76 %, so 3 stays. No unit test
+/// tells 1, 2 or 3 apart: a B3 damped while the others ring is reported on the same 13–21 of 90 hops
+/// at all three (BENCHMARKS.md, "Stop 19").
 constexpr std::size_t kMinCleanPartials = 3;
 } // namespace
 
