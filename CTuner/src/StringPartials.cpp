@@ -36,7 +36,8 @@ constexpr double kOverFloor = 5.0;
 constexpr double kOwnOverEnvelope = 2.0;
 /// A shared partial the string keeps weighs less the more of the claimant's energy may be in it:
 /// its fit weight is multiplied by 1 / (1 + (r / kContamination)²), r = the most the claimant may put
-/// there (StringPartials::envelopeBound) / its magnitude — a partial with 5 % of another string's
+/// there (its envelope, or its nearest clean partial below on 1/k when that is more: a pluck's lowest
+/// partials fall about as 1/k, sin(kπp)/k² ≈ πp/k) / its magnitude — a partial with 5 % of another string's
 /// magnitude in it counts half (E4's 1st under a flat E2's 4th read 1.4 ¢ off when it counted fully;
 /// PolyTests: coincidentPartialsDoNotDragEitherString). The most, not the envelope the ownership test
 /// uses: that one can come from a partial in a pluck's comb notch and say the claimant puts nearly
@@ -215,8 +216,6 @@ double StringPartials::cleanBelowOnOneOverK(int k) const {
     return below ? below->magnitude * below->k / k : 0;
 }
 
-double StringPartials::envelopeBound(int k) const { return std::max(envelopeAt(k), cleanBelowOnOneOverK(k)); }
-
 void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {
     std::size_t own = 0, settledOwn = 0;  // settled: not rising (kAttackRise)
     std::size_t clean = 0;  // own partials above the 2nd that no other string's series claims
@@ -234,7 +233,8 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
             if (j == 0) continue;
             const double envelope = strings[t].envelopeAt(j);
             p.own = p.magnitude > kOwnOverEnvelope * envelope;
-            contamination = std::max(contamination, strings[t].envelopeBound(j) / p.magnitude);
+            const double most = std::max(envelope, strings[t].cleanBelowOnOneOverK(j));  // see kContamination
+            contamination = std::max(contamination, most / p.magnitude);
         }
         const double energy = p.magnitude * p.magnitude;
         all += energy;

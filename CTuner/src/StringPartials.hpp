@@ -69,10 +69,10 @@ public:
     /// without any, from the nearest partial found, at most the nearest clean one below on 1/k; 0 when
     /// there is none.
     double envelopeAt(int k) const;
-    /// The most this string may put at its partial k: envelopeAt(k), or the nearest clean partial
-    /// below k extrapolated on 1/k when that is more (a pluck's lowest partials fall about as 1/k,
-    /// sin(kπp)/k² ≈ πp/k). It weighs the shared partials another string keeps (kContamination).
-    double envelopeBound(int k) const;
+    /// The nearest clean (unclaimed) partial below k extrapolated to k on 1/k; 0 when there is none.
+    /// It caps envelopeAt's fallback, and with envelopeAt it bounds what this string may put in a peak
+    /// another string keeps (kContamination).
+    double cleanBelowOnOneOverK(int k) const;
     /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
     int partialNear(double frequency, double collisionHz) const;
     /// Forgets the reading the next search would start from.
@@ -98,8 +98,6 @@ public:
 
 private:
     double coarse(const SharedSpectrum &s) const;
-    /// The nearest clean (unclaimed) partial below k extrapolated to k on 1/k; 0 when there is none.
-    double cleanBelowOnOneOverK(int k) const;
     void searchFrom(const SharedSpectrum &s, StiffString start);
     bool inRange(double f) const { return f >= low_ && f <= high_; }
 

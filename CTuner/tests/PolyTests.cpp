@@ -331,8 +331,8 @@ TEST(aSharedPartialWeighsByTheMostItsClaimantMayPutThere) {
     // 0.3 s A2 −22.8 ¢ is fitted on its 1st, 2nd and 15th partials; its 3rd and 4th are left to E2's
     // and E4's series. The 15th shares a peak with E4 −8.3 ¢'s 5th, and E4's envelope there was low
     // enough to leave it to A2 as its own, weighed almost fully: A2 read −0.37 ¢ on every hop from
-    // 0.4 s. Weighed by what E4 may put there at most (StringPartials::envelopeBound), −0.05 ¢. The
-    // 0.2 ¢ bound was set between the two, seeing both.
+    // 0.4 s. Weighed by what E4 may put there at most (its envelope, or its clean partial below on
+    // 1/k: StringPartials' kContamination), −0.05 ¢. The 0.2 ¢ bound was set between the two, seeing both.
     const auto strings = drawnStrum({-24.6, -22.8, -9.5, 19.0, -5.6, -8.3}, {0.255, 0.217, 0.293, 0.148, 0.177, 0.271},
                                     {6.42e-5, 7.23e-5, 1.19e-4, 5.94e-5, 7.15e-5, 1.17e-4});
     auto hops = analyse(kTargets, strums::strum(strings, kFs, 1.5));
