@@ -2,6 +2,7 @@
 // string read near its own target, muted strings not heard, coincident partials not dragging a string.
 #include "Check.hpp"
 #include "Signals.hpp"
+#include "PolyHops.hpp"
 #include "Strums.hpp"
 
 #include "../src/PolyAnalyser.hpp"
@@ -12,52 +13,9 @@
 #include <stdexcept>
 #include <string>
 
+using namespace polyhops;
+
 namespace {
-constexpr double kFs = 44100;
-const double kNaN = std::nan("");
-
-struct Hop {
-    double time;
-    std::vector<ct_poly_string> strings;
-};
-
-std::vector<Hop> analyse(const std::vector<double> &targets, const std::vector<float> &x) {
-    ct_config c;
-    c.sample_rate = kFs;
-    c.min_frequency = 29;
-    c.max_frequency = 4200;
-    c.gate_db = -60;
-    c.hop_seconds = 0.01;
-    ctuner::PolyAnalyser a(c, targets.data(), targets.size());
-    std::vector<Hop> hops;
-    a.onHop = [&](double t, const ct_poly_string *s, std::size_t n) { hops.push_back({t, {s, s + n}}); };
-    a.process(x.data(), x.size());
-    return hops;
-}
-
-/// The median reading of string i over hops after `from` seconds, in cents from `truth` Hz; NaN when it
-/// was heard on fewer than half of them. `heard` gets the share of those hops it was heard on.
-double medianCents(const std::vector<Hop> &hops, std::size_t i, double truth, double from, double *heard = nullptr) {
-    std::vector<double> c;
-    std::size_t total = 0;
-    for (const Hop &h : hops) {
-        if (h.time < from) continue;
-        ++total;
-        if (h.strings[i].heard) c.push_back(signals::cents(h.strings[i].frequency, truth));
-    }
-    if (heard) *heard = total ? double(c.size()) / double(total) : 0;
-    if (c.size() * 2 < total || c.empty()) return kNaN;
-    std::nth_element(c.begin(), c.begin() + c.size() / 2, c.end());
-    return c[c.size() / 2];
-}
-
-double maxAbsCents(const std::vector<Hop> &hops, std::size_t i, double truth, double from) {
-    double worst = 0;
-    for (const Hop &h : hops)
-        if (h.time >= from && h.strings[i].heard) worst = std::max(worst, std::abs(signals::cents(h.strings[i].frequency, truth)));
-    return worst;
-}
-
 const std::vector<double> kTargets = strums::standardTuning();
 
 /// White Gaussian noise (generator seeded with `seed`) 20 dB under the RMS of the strum's first second.
