@@ -113,6 +113,7 @@ private:
     bool wasHeard_ = false; // reported the hop before (set by search)
     bool tracked_ = false;  // heard by the rules without the attack guard: followed to the next hop
     double ownEnergy_ = 0, clarity_ = 0;
+    double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
 };
 
 } // namespace ctuner

@@ -1,0 +1,106 @@
+// PolySilenceTests.cpp — strings of a tuning that nobody plays stay silent beside one that sounds: a
+// silent string whose even partials are another note's (StringPartials: kOddUnderStrongestDb), and a
+// string far under the loudest (kUnderStrongestDb). Both thresholds are bracketed from both sides: each
+// test below fails when its threshold moves 5 dB either way (measured at 35 and 45 dB for both).
+#include "Check.hpp"
+#include "PolyHops.hpp"
+#include "Strums.hpp"
+
+#include <cmath>
+#include <vector>
+
+using namespace polyhops;
+
+namespace {
+/// A cello's open strings, C2 G2 D3 A3 (A4 = 440 Hz).
+const std::vector<double> kCello = {65.406, 97.999, 146.832, 220.0};
+
+/// A G2 whose odd partials stand `underDb` under its even ones: a quiet G2 and a louder string an
+/// octave up whose partials fall exactly on the G2's even ones (4× the inharmonicity, f1 set so).
+std::vector<strums::PluckedString> gTwoWithOddPartialsUnder(double underDb) {
+    strums::PluckedString low, high;
+    low.frequency = kCello[1];
+    low.amplitude = 0.15 * std::pow(10.0, -underDb / 20);
+    high.frequency = 2 * kCello[1] * std::sqrt(1 + 4 * low.B) / std::sqrt(1 + low.B);
+    high.B = 4 * low.B;
+    return {low, high};
+}
+
+/// The share of hops after `from` seconds on which string i was heard.
+double heardShare(const std::vector<Hop> &hops, std::size_t i, double from) {
+    double heard = 0;
+    medianCents(hops, i, 1.0, from, &heard);
+    return heard;
+}
+} // namespace
+
+TEST(aSilentStringWhoseEvenPartialsAreAnotherNotesIsNotHeard) {
+    // A plucked C2 on a cello: G2's 2nd, 4th, 6th partials are C2's 3rd, 6th, 9th, and G2's odd ones
+    // (98, 294, 490 Hz) hold no partial of C2's, only noise. Before the odd-partial rule G2 was read on
+    // 11–18 % of the hops here.
+    strums::PluckedString c2;
+    c2.frequency = kCello[0];
+    auto hops = analyse(kCello, strums::strum({c2}, kFs, 2.0, 0.0005));
+    double heard = 0;
+    const double m = medianCents(hops, 0, c2.frequency, 0.4, &heard);
+    CHECK(heard > 0.95 && std::abs(m) <= 0.5, "C2: median %.3f ¢, heard on %.0f %% of the hops", m, 100 * heard);
+    for (std::size_t i = 1; i < kCello.size(); ++i)
+        CHECK(heardShare(hops, i, 0.1) <= 0.01, "silent string %zu heard on %.1f %% of the hops", i + 1,
+              100 * heardShare(hops, i, 0.1));
+}
+
+TEST(aStringWhoseOddPartialsAreFaintIsHeardUntilTheyAreNoise) {
+    // A G2 whose odd partials stand 20 or 36 dB under its even ones (a weak fundamental, a weak 3rd) is
+    // still a G2 and is read; at 44 dB under they are what a silent string finds in noise, and G2 is not
+    // heard. Measured edge with kOddUnderStrongestDb at 40: heard at 38 dB under, not at 40. The rule at
+    // 35 dB loses the 36 dB G2; at 45 dB it reads the 44 dB one.
+    for (double under : {20.0, 36.0}) {
+        auto hops = analyse(kCello, strums::strum(gTwoWithOddPartialsUnder(under), kFs, 1.5, 0.0001));
+        double heard = 0;
+        const double m = medianCents(hops, 1, kCello[1], 0.4, &heard);
+        CHECK(heard > 0.9 && std::abs(m) <= 0.5, "odd partials %.0f dB under: G2 median %.3f ¢, heard on %.0f %%", under,
+              m, 100 * heard);
+    }
+    auto hops = analyse(kCello, strums::strum(gTwoWithOddPartialsUnder(44), kFs, 1.5, 0.0001));
+    CHECK(heardShare(hops, 1, 0.3) <= 0.01, "odd partials 44 dB under: G2 heard on %.1f %% of the hops",
+          100 * heardShare(hops, 1, 0.3));
+}
+
+/// E2 plucked loud (0.9) and a G3 ringing `underDb` under it from the start, as a string nobody played
+/// rings in sympathy; G3 is detuned +3 ¢. Their partials do not meet under 1 kHz, so only the level
+/// decides whether G3 is heard.
+static void gThreeRingingUnderE2(double underDb, double *heard, double *median) {
+    const std::vector<double> targets = strums::standardTuning();
+    auto strings = strums::detuned(targets, {0, kNaN, kNaN, 3, kNaN, kNaN}, 0);
+    strings[0].amplitude = 0.9;
+    strings[3].amplitude = 0.9 * std::pow(10.0, -underDb / 20);
+    auto hops = analyse(targets, strums::strum(strings, kFs, 1.6, 0.00002));
+    *median = medianCents(hops, 3, strings[3].frequency, 0.3, heard);
+}
+
+TEST(aStringRingingFarUnderTheLoudestIsNotHeardAndOneNearerIs) {
+    // kUnderStrongestDb from both sides. Measured edge at 40: G3 heard at 40 dB under E2, not at 42.
+    // 36 dB under is read (the rule at 35 loses it); 44 dB under is not (the rule at 45 reads it on
+    // 98 % of the hops, without the rule it is read up to 50 dB under).
+    double heard = 0, m = 0;
+    gThreeRingingUnderE2(36, &heard, &m);
+    CHECK(heard > 0.9 && std::abs(m) <= 0.5, "G3 36 dB under E2: median %.3f ¢, heard on %.0f %%", m, 100 * heard);
+    gThreeRingingUnderE2(44, &heard, &m);
+    CHECK(heard <= 0.01, "G3 44 dB under E2: heard on %.1f %% of the hops", 100 * heard);
+}
+
+TEST(aStringThirtyFourDbUnderTheLoudestIsStillHeard) {
+    // G3 rings alone; A2 is struck 0.5 s later and 34 dB louder (their partials do not meet under
+    // 1 kHz, so no other rule decides G3, and G3 is followed from its reading before). G3 is still
+    // heard and read: with kUnderStrongestDb at 30 it was not. (From about 40 dB under, this G3 is lost
+    // by the search whatever the rule, tried at 40–52 dB; the test above brackets the other side.)
+    const std::vector<double> targets = strums::standardTuning();
+    auto strings = strums::detuned(targets, {kNaN, -4, kNaN, 5, kNaN, kNaN});
+    strings[1].start = 0.5;
+    strings[1].amplitude = 0.9;
+    strings[3].amplitude = 0.9 * std::pow(10.0, -34.0 / 20);
+    auto hops = analyse(targets, strums::strum(strings, kFs, 1.6, 0.00002));
+    double heard = 0;
+    const double m = medianCents(hops, 3, strings[3].frequency, 0.9, &heard);
+    CHECK(heard > 0.9 && std::abs(m) <= 0.5, "G3 34 dB under A2: median %.3f ¢, heard on %.0f %%", m, 100 * heard);
+}
