@@ -10,7 +10,14 @@ public struct TunerConfiguration: Sendable, Equatable {
     /// Time between measurements.
     public var hopSeconds: Double
 
-    public init(gate: Decibels = Decibels(-60), minimumFrequency: Hertz = Hertz(Limits.frequency.lowerBound),
+    /// The engine's own default gate (`ct_config_default`), so the level is written once, in C++.
+    public static let defaultGate: Decibels = {
+        var config = ct_config()
+        ct_config_default(&config, 48000)
+        return Decibels(config.gate_db)
+    }()
+
+    public init(gate: Decibels = TunerConfiguration.defaultGate, minimumFrequency: Hertz = Hertz(Limits.frequency.lowerBound),
                 maximumFrequency: Hertz = Hertz(Limits.frequency.upperBound), hopSeconds: Double = 0.01) {
         self.gate = gate
         self.minimumFrequency = minimumFrequency

@@ -154,7 +154,7 @@ public struct ScreenModel: Sendable {
 
     /// `tuning` nil is chromatic mode (the nearest note).
     public init(settings: Settings = Settings(), sourceLabel: String, sampleRate: Double,
-                gate: Decibels = Decibels(-60), size: ScreenSize, tuning: Tuning? = nil,
+                gate: Decibels = TunerConfiguration.defaultGate, size: ScreenSize, tuning: Tuning? = nil,
                 system: TargetSystem = .standard, readsStrums: Bool = false) {
         self.pipeline = ReadingPipeline(
             settings: Settings(a4: Hertz(settings.a4.value.clamped(to: Limits.a4)),

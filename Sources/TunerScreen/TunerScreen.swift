@@ -20,7 +20,7 @@ public enum TunerScreen {
     /// With a `tuning`, the readings are measured against its strings (the tuning row and keys 1…9).
     /// With `sounds`, key t plays the target note and, with `chime`, each settled note is chimed; the
     /// input is ignored while they sound.
-    public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = Decibels(-60),
+    public static func run(session: TunerSession, settings: ScreenModel.Settings, gate: Decibels = TunerConfiguration.defaultGate,
                            tuning: Tuning? = nil, system: TargetSystem = .standard,
                            sounds: (any ScreenSounds)? = nil, chime: Bool = false,
                            configFile: String? = nil,
@@ -35,7 +35,7 @@ public enum TunerScreen {
     /// `engineSwitch` and the screen between one string and every string of a strum; `--poly` starts
     /// with every string.
     public static func run(session: SwitchableSession, engineSwitch: EngineSwitch, settings: ScreenModel.Settings,
-                           gate: Decibels = Decibels(-60), tuning: Tuning, system: TargetSystem = .standard,
+                           gate: Decibels = TunerConfiguration.defaultGate, tuning: Tuning, system: TargetSystem = .standard,
                            sounds: (any ScreenSounds)? = nil, chime: Bool = false, configFile: String? = nil,
                            noColor: Bool = noColorRequested) async throws(ScreenError) -> ScreenOutcome {
         try await run(label: session.sourceLabel, sampleRate: session.sampleRate, stop: { session.stop() },
