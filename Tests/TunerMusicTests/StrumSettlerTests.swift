@@ -129,6 +129,30 @@ import TunerBridge
         if let first = said.first { #expect(abs(first.time - (0.5 + StrumSettler.patience)) < 0.05, "\(first.time)") }
     }
 
+    @Test func aStringSettlesWithinTwoCentsOfItsMedianAndNotWithinThree() {
+        // `spread` (2 ¢) from both sides: E4 reads 2 ¢ sharp ± `wander` ¢ in turn (2 − w, 2, 2 + w, …).
+        // At ±1.5 ¢ it settles with the others and the strum is said at once (a spread of 1 ¢ would hold
+        // it back); at ±2.5 ¢ it never settles and the line comes a second later without it (a spread of
+        // 3 ¢ would settle it).
+        func said(wander: Double) -> [(time: Double, line: String)] {
+            var settler = StrumSettler(tolerance: Cents(3))
+            var said: [(time: Double, line: String)] = []
+            for j in 1...250 {
+                let t = Double(j) / 100
+                var c: [Double?] = Self.cents
+                c[5] = 2 + Double(j % 3 - 1) * wander
+                if let line = settler.process(Self.hop(t, c)) { said.append((t, line)) }
+            }
+            return said
+        }
+        let steady = said(wander: 1.5)
+        #expect(steady.map(\.line) == [Self.full])
+        if let first = steady.first { #expect(first.time < 0.6, "said at \(first.time) s") }
+        let wandering = said(wander: 2.5)
+        #expect(wandering.map(\.line) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
+        if let first = wandering.first { #expect(abs(first.time - (0.5 + StrumSettler.patience)) < 0.05, "\(first.time)") }
+    }
+
     @Test func aStringSlowToSettleIsWaitedForASecond() {
         // B3 is heard from the start but wanders until `steadyFrom`, so it settles half a second later;
         // the others have settled at 0.5 s. Settled by 1.4 s it is waited for (one line, with it); by
