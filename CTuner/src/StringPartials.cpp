@@ -118,8 +118,9 @@ static StiffString stringFit(const Partial *partials, std::size_t count, StiffSt
     return fit;
 }
 
-StringPartials::StringPartials(double target, double searchCents)
-    : target_(target), low_(target * std::exp2(-searchCents / 1200.0)), high_(target * std::exp2(searchCents / 1200.0)) {}
+StringPartials::StringPartials(double target, double searchCents, int resumeHops)
+    : target_(target), low_(target * std::exp2(-searchCents / 1200.0)), high_(target * std::exp2(searchCents / 1200.0)),
+      resumeHops_(resumeHops) {}
 
 /// The largest magnitude within ±1 bin of `frequency` (0 outside the analysed range).
 static double magnitudeNear(const SharedSpectrum &s, double frequency) {
@@ -147,6 +148,7 @@ double StringPartials::coarse(const SharedSpectrum &s) const {
 void StringPartials::search(const SharedSpectrum &s) {
     guarded_ = s.attack && !heard_;
     wasHeard_ = heard_;
+    hopsSinceReported_ = heard_ ? 0 : std::min(hopsSinceReported_, kNeverReported - 1) + 1;
     const bool resume = previous_.f1 > 0 && inRange(previous_.f1);
     searchFrom(s, resume ? previous_ : StiffString{coarse(s), 0});
 }
@@ -301,6 +303,18 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     // the other strings' series are not all found yet, so "clean" partials are not yet known to be:
     // PolyTests' mutedStringsAreNotHeardInTheAttack heard muted strings on 2 hops when they counted).
     if (guarded_ && heard_) heard_ = settledOwn >= kMinOwnPartials && settledLowest <= kLowestOwnPartial;
+}
+
+void StringPartials::confirm(const StringPartials *strings, std::size_t count, double collisionHz) {
+    if (!heard_ || hopsSinceReported_ <= resumeHops_) return;
+    bool first = false;
+    for (std::size_t i = 0; i < foundCount_ && !first; ++i) first = found_[i].k == 1;
+    for (std::size_t t = 0; t < count && !first; ++t)
+        first = &strings[t] != this && strings[t].grounded() && strings[t].partialNear(seriesAt(1, fit_), collisionHz) > 0;
+    if (first) return;
+    heard_ = tracked_ = false;
+    previous_ = {0, 0};
+    ownB_ = 0;
 }
 
 } // namespace ctuner

@@ -47,8 +47,10 @@ struct FoundPartial {
 
 class StringPartials {
 public:
-    /// A string whose target fundamental is `target` Hz, searched within ±searchCents of it.
-    StringPartials(double target, double searchCents);
+    /// A string whose target fundamental is `target` Hz, searched within ±searchCents of it;
+    /// `resumeHops`: for how many hops after it was last reported it may be reported again without its
+    /// 1st partial (confirm).
+    StringPartials(double target, double searchCents, int resumeHops);
 
     /// Looks for the string's partials, starting from its reading of the hop before when it had one,
     /// else from the best harmonic sum within the search range; fits them all (none is excluded yet).
@@ -64,6 +66,10 @@ public:
     /// Decides which found partials are the string's own — unclaimed ones, and claimed ones the
     /// claimant's envelope cannot explain — fits those, and decides whether the string is heard.
     void resolve(const StringPartials *strings, std::size_t count, double collisionHz);
+    /// After the last resolve of a hop: a string heard now that was not reported within the last
+    /// `resumeHops` hops is reported only when its 1st partial was found, or lies on another string's
+    /// partial (hidden there); else it is not heard and not followed (kResumeSeconds, PolyAnalyser.cpp).
+    void confirm(const StringPartials *strings, std::size_t count, double collisionHz);
     /// The magnitude this string's own spectral envelope predicts at its partial k, from its found
     /// partials k±1 (else k±2) that no other string claims, each on a plucked string's 1/k² slope;
     /// without any, from the nearest partial found, at most the nearest clean one below on 1/k; 0 when
@@ -80,6 +86,7 @@ public:
         previous_ = {0, 0};
         ownB_ = 0;
         heard_ = tracked_ = false;
+        hopsSinceReported_ = kNeverReported;
     }
 
     /// Whether the search found the string's 1st or 2nd partial: only then may its series claim other
@@ -101,7 +108,11 @@ private:
     void searchFrom(const SharedSpectrum &s, StiffString start);
     bool inRange(double f) const { return f >= low_ && f <= high_; }
 
+    static constexpr int kNeverReported = 1 << 30;
+
     double target_, low_, high_;
+    int resumeHops_;
+    int hopsSinceReported_ = kNeverReported;  // hops since the string was last reported (set by search)
     std::array<FoundPartial, kStringPartials> found_{};
     std::size_t foundCount_ = 0;
     std::array<Partial, kStringPartials> fitting_{};  // the partials handed to fitPartials
