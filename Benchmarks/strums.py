@@ -10,35 +10,46 @@ Corpus (built here, 48 kHz float WAV, 2.5 s each):
     apart (a down-strum: string order, random gaps), levels ±3 dB, white noise at 40 and 20 dB SNR
     (relative to the strum's RMS over its first second);
   * muted: the same with one or two random strings left out (40 dB SNR);
+  * damped: the same (40 dB SNR, other detunes, offsets and levels: a generator stream of its own) with
+    one or two random strings (1 + seed mod 2) damped by a palm at one instant uniform in 0.8–1.4 s
+    after the strum: from then on the string's own signal is multiplied by exp(−t/τ), τ = 10 ms (60 dB
+    in ~70 ms), the other strings ring on untouched;
   * soundfont: each string rendered alone by FluidSynth (steel and nylon guitar), detuned by exact
     band-limited resampling, summed with the strum's offsets. Truth per string: the single-string
     tuner's median reading of that string's undetuned render, times the realised detune.
-Tuning part (may be looked at while working on the analyser, per file with --per-file): synthetic and
-muted seeds 0–19 and FluidR3 soundfont strums of seeds 200–209. Holdout (only ever scored, never
-looked at per file): synthetic and muted seeds 100–119, FluidR3 soundfont strums of seeds 0–9 (the
-first soundfont set, kept as it was), and TimGM6mb and MuseScore General Lite strums of seeds 0–9
-(soundfonts the analyser was never developed on). `--part tuning` scores the tuning part alone.
+Tuning part (may be looked at while working on the analyser, per file with --per-file): synthetic,
+muted and damped seeds 0–19 and FluidR3 soundfont strums of seeds 200–209. Holdout (only ever scored,
+never looked at per file): synthetic, muted and damped seeds 100–119, FluidR3 soundfont strums of
+seeds 0–9 (the first soundfont set, kept as it was), and TimGM6mb and MuseScore General Lite strums of
+seeds 0–9 (soundfonts the analyser was never developed on). `--part tuning` scores the tuning part alone.
 
 A string is sounding at a hop only while its own signal (the string alone, as placed in the strum) is
 at or above the tuner's default gate, −60 dBFS over the 50 ms ending at the hop (GATE_DB): the issue
 counts a string decayed below the gate as "not heard", so such a string-hop is neither a miss nor an
 error, and its reading (if any) does not count anywhere below. Before branch poly3 every hop of a
 struck string from the strum to the end counted as sounding; that rule's pooled errors are printed
-beside ("old rule"), the other metrics follow the new rule.
+beside ("old rule"), the other metrics follow the new rule. A damped string sounds until the instant it
+is damped and not from it on (its own-level envelope is put under the gate there: by the 50 ms window
+alone it would still count as sounding for another 60–80 ms, 6–8 hops), so before the instant it counts
+in every metric as any string does, and after it it is neither a miss nor an error.
 Metrics per string over the steady part (from 0.6 s after the first string is struck to the end):
 median and p95 absolute error in cents (all string-hops pooled); out-of-tolerance identification
 (each sounding string's median steady reading judged against ±3 ¢, compared with the truth's
 judgement; strings whose truth is within 0.25 ¢ of the ±3 ¢ edge are left out as undecidable);
-how often a muted string is reported (hops from the strum on); time from the strum until every
-sounding string reads within ±1 ¢ of its final value (the median of its readings over the last 0.5 s
-in which it sounds) for 0.1 s in a row —
+how often a muted string is reported (hops from the strum on); how often a damped string is still
+reported (the share of its hops from 0.1 s after the instant it is damped to the end on which it has a
+reading, all damped strings' hops pooled; target as for a muted string, 1 %); time from the strum
+until every sounding string reads within ±1 ¢ of its final value (the median of its readings over the
+last 0.5 s in which it sounds) for 0.1 s in a row —
 and, reported beside it, until they all stay within it to the end (a hop where a string is not heard
 has no reading and does not count against it, except before the string's first reading: a string not
 read yet has not settled; a string never heard is left out); CPU seconds of the
 `tuner` process per audio second (user + system, whole process, file decode included); and how many
 lines `tuner --poly --announce` says for each strum (the issue asks one line per strum) and how many of
 the strings those lines name are named right (in tune as the truth, or within 1.5 ¢ of it; a muted string
-named is wrong) — both reported, no target.
+named is wrong; a damped string is one that stopped, judged against its truth like any other) — both
+reported, no target. --per-file also prints, for each damped string, on how many hops it was read within
+0.1 s of the instant and after, when, and at how many cents from its truth.
 """
 
 import argparse
@@ -74,6 +85,13 @@ HOLD_HOPS = 10  # 0.1 s
 GATE_DB = -60.0
 LEVEL_SECONDS = 0.05
 LEVEL_STEP = 48  # the own-level envelope's resolution in samples (1 ms); hops fall on multiples of it
+# The damped set (issue 15: a string damped by hand while the others ring can keep a reading): from an
+# instant uniform in DAMP_AFTER seconds after the strum, one or two strings' own signals are multiplied by
+# exp(−t/DAMP_TAU) (a palm on the string: 60 dB in ~70 ms); the string is not sounding from that instant
+# on, and the metric counts its readings from DAMP_SKIP after it (the time the palm takes).
+DAMP_TAU = 0.010
+DAMP_AFTER = (0.8, 1.4)
+DAMP_SKIP = 0.1
 PROGRAMS = [(25, "steel guitar"), (24, "nylon guitar")]
 SOUNDFONT_STRUMS_PER_PROGRAM = 5
 # Soundfont strum sets: (part label, soundfont key of corpus.SOUNDFONTS, seeds). FluidR3 seeds 0–9 were
@@ -88,7 +106,7 @@ SOUNDFONT_SETS = [
 TARGETS_TABLE = {
     "synthetic 40 dB median": 0.5, "synthetic 40 dB p95": 2.0,
     "soundfont median": 1.0, "soundfont p95": 3.0,
-    "out-of-tolerance identified": 98.0, "muted string reported": 1.0,
+    "out-of-tolerance identified": 98.0, "muted string reported": 1.0, "damped string reported": 1.0,
     "strum to ±1 ¢ of final (median)": 0.4, "CPU per audio second": 5.0,
 }
 
@@ -121,8 +139,10 @@ def offsets(rng):
     return 0.05 + (starts / starts[-1] * total if starts[-1] > 0 else starts)
 
 
-def add_noise(x, snr, rng, first):
-    rms = math.sqrt(np.mean(x[first:first + FS] ** 2))
+def add_noise(x, snr, rng, first, level_of=None):
+    """x plus white noise `snr` dB under the RMS of `level_of` (default x) over the second from `first`."""
+    ref = x if level_of is None else level_of
+    rms = math.sqrt(np.mean(ref[first:first + FS] ** 2))
     return x + rng.normal(0, rms / 10 ** (snr / 20), len(x))
 
 
@@ -139,28 +159,84 @@ def own_level(y, n, a):
     return 10 * np.log10(np.maximum(power, 1e-30))
 
 
-def synthetic(seed, snr, muted=0):
-    rng = np.random.default_rng(seed * 7919 + (1 if muted else 0))
+def synthetic(seed, snr, muted=0, damped=None, placed=None):
+    """One synthetic strum: (signal, truth per string (Hz, None if muted), strum time, own-level envelopes).
+
+    `damped` ({string: seconds after the strum}, the damped set, see damped_strum) multiplies those
+    strings' own signals by exp(−t/DAMP_TAU) from that instant and puts their own-level envelopes under
+    the gate from it (a damped string does not sound any more); the noise stays relative to the strum
+    as struck (undamped). Given (even empty: the same strum undamped), the strum draws from a stream of
+    its own (seed·7919 + 2), so the synthetic (+0) and muted (+1) strums are the same as without it.
+    `placed`, a list, receives each string's own signal as placed in the strum (None if muted)."""
+    rng = np.random.default_rng(seed * 7919 + (1 if muted else 2 if damped is not None else 0))
     cents = rng.uniform(-30, 30, 6)
     silent = set(rng.choice(6, muted, replace=False).tolist()) if muted else set()
     starts = offsets(rng)
     n = int(SECONDS * FS)
     x = np.zeros(n)
+    struck = np.zeros(n) if damped is not None else None  # the strum undamped, for the noise level
     truth, levels = [], []
     for i in range(6):
         f = TARGETS[i] * 2 ** (cents[i] / 1200)
         if i in silent:
             truth.append(None)
             levels.append(None)
+            if placed is not None:
+                placed.append(None)
             continue
         s = pluck(f, rng.uniform(5e-5, 2e-4), rng.uniform(0.1, 0.3), SECONDS, rng)
         s *= 0.08 * 10 ** (rng.uniform(-3, 3) / 20)
         a = int(starts[i] * FS)
+        at = damp_sample(starts[0], damped[i]) if damped is not None and i in damped else None
+        if struck is not None:
+            struck[a:] += s[:n - a]
+        if at is not None:
+            s[at - a:] *= np.exp(-np.arange(len(s) - (at - a)) / (DAMP_TAU * FS))
         x[a:] += s[:n - a]
         truth.append(f)
-        levels.append(own_level(s, n, a))
-    x = add_noise(x, snr, rng, int(starts[0] * FS))
+        level = own_level(s, n, a)
+        if at is not None:
+            level[np.arange(len(level)) * LEVEL_STEP >= at] = -np.inf  # hops from the instant on: not sounding
+        levels.append(level)
+        if placed is not None:
+            placed.append(np.concatenate([np.zeros(a), s[:n - a]]))
+    x = add_noise(x, snr, rng, int(starts[0] * FS), struck)
     return x, truth, float(starts[0]), levels
+
+
+def damp_sample(strum, after):
+    """The sample of the strum at which a string is damped `after` seconds after the strum (on the
+    own-level envelope's 1 ms grid, so that a hop at or after the instant is not sounding)."""
+    return int((strum + after) * FS) // LEVEL_STEP * LEVEL_STEP
+
+
+def damped_plan(seed):
+    """Which strings a palm damps in damped strum `seed`, and when ({string: seconds after the strum}):
+    1 + seed % 2 random strings (as many as the muted set leaves out), at one instant uniform in
+    DAMP_AFTER, drawn from a stream of their own (seed·7919 + 3)."""
+    rng = np.random.default_rng(seed * 7919 + 3)
+    strings = sorted(rng.choice(6, 1 + seed % 2, replace=False).tolist())
+    after = float(rng.uniform(*DAMP_AFTER))
+    return {i: after for i in strings}
+
+
+def damped_strum(seed, snr=40, placed=None):
+    """A damped strum (synthetic with damped_plan(seed)), and each damped string's instant in seconds."""
+    plan = damped_plan(seed)
+    x, truth, strum, levels = synthetic(seed, snr, damped=plan, placed=placed)
+    return x, truth, strum, levels, {i: damp_sample(strum, after) / FS for i, after in plan.items()}
+
+
+def damped_reported(hops, instants):
+    """Hops of each damped string from DAMP_SKIP after its instant to the end, and how many of them
+    have a reading of that string ({string: instant in s} as damped_strum returns it)."""
+    total, reported = 0, 0
+    for h in hops:
+        for i, at in instants.items():
+            if h["time"] >= at + DAMP_SKIP - 1e-9:
+                total += 1
+                reported += h["strings"][i] is not None
+    return total, reported
 
 
 def soundfont_strings(tmp, font="fluidr3"):
@@ -365,6 +441,8 @@ def summarise(results):
     p95 = float(np.percentile(errors, 95, method="higher")) if len(errors) else math.nan
     muted_total = sum(r["muted_total"] for r in results)
     muted = 100.0 * sum(r["muted_reported"] for r in results) / muted_total if muted_total else None
+    damped_total = sum(r["damped_total"] for r in results)
+    damped = 100.0 * sum(r["damped_reported"] for r in results) / damped_total if damped_total else None
     judged = [j for r in results for j in r["judged"]]
     ident = 100.0 * sum(judged) / len(judged) if judged else None
     settles = [r["settle"][0] for r in results]
@@ -375,7 +453,7 @@ def summarise(results):
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
     named = [ok for r in results for ok in r["said_right"]]
     said_right = (100.0 * sum(named) / len(named), len(named)) if named else None
-    return {"median": med, "p95": p95, "missed": missed, "muted": muted, "ident": ident,
+    return {"median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
             "settle": float(np.median(settles)) if settles else math.nan,
             "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
             "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule, "said": lines,
@@ -413,6 +491,8 @@ def table(parts):
             row("out-of-tolerance identified (%)", s["ident"], 98.0, "{:.1f}", lower=False)
         if s["muted"] is not None:
             row("muted string reported (% of hops)", s["muted"], 1.0, "{:.2f}")
+        if s["damped"] is not None:
+            row("damped string reported (% of hops)", s["damped"], TARGETS_TABLE["damped string reported"], "{:.2f}")
         row("strum to ±1 ¢ of final (held 0.1 s), median (s)", s["settle"], 0.4, "{:.3f}")
         row("strum to ±1 ¢ of final to the end, median (s)", s["stays"], "report", "{:.3f}")
         row("CPU per audio second (% of one core)", s["cpu"], 5.0, "{:.2f}")
@@ -443,7 +523,7 @@ def main(argv=None):
     if not os.path.exists(binary):
         sys.exit(f"strums.py: no tuner binary at {binary} (swift build -c release --product tuner)")
     tmp = tempfile.mkdtemp(prefix="strums-")
-    jobs = []  # (part, name, x, truth, strum, levels)
+    jobs = []  # (part, name, x, truth, strum, levels, damped: {string: instant (s)} or None)
     parts = [p for p in ("tuning", "holdout") if args.part in ("all", p)]
     for part, seeds in (("tuning", TUNING_SEEDS), ("holdout", HOLDOUT_SEEDS)):
         if part not in parts:
@@ -451,9 +531,11 @@ def main(argv=None):
         for seed in seeds:
             for snr in (40, 20):
                 x, truth, strum, levels = synthetic(seed, snr)
-                jobs.append((f"synthetic {snr} dB, {part}", f"s{seed}_{snr}.wav", x, truth, strum, levels))
+                jobs.append((f"synthetic {snr} dB, {part}", f"s{seed}_{snr}.wav", x, truth, strum, levels, None))
             x, truth, strum, levels = synthetic(seed, 40, muted=1 + seed % 2)
-            jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum, levels))
+            jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum, levels, None))
+            x, truth, strum, levels, instants = damped_strum(seed)
+            jobs.append((f"damped 40 dB, {part}", f"d{seed}.wav", x, truth, strum, levels, instants))
     if not args.no_soundfont:
         fonts = {}
         for label, font, seeds in SOUNDFONT_SETS:
@@ -466,15 +548,16 @@ def main(argv=None):
                 fonts[font] = (renders, refs)
             for seed in seeds:
                 x, truth, strum, levels = soundfont(seed, *fonts[font], font)
-                jobs.append((label, f"f{font}{seed}.wav", x, truth, strum, levels))
-    for _, name, x, _, _, _ in jobs:
+                jobs.append((label, f"f{font}{seed}.wav", x, truth, strum, levels, None))
+    for _, name, x, *_ in jobs:
         write_wav(os.path.join(tmp, name), x)
 
     def one(job):
-        part, name, _, truth, strum, levels = job
+        part, name, _, truth, strum, levels, damped = job
         hops, cpu, _ = run(binary, os.path.join(tmp, name))
         said, said_right = announcements(binary, os.path.join(tmp, name), truth)
         errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels)
+        damped_total, damped_said = damped_reported(hops, damped) if damped else (0, 0)
         if args.per_file:  # tuning part only (checked above)
             steady = [h for h in hops if h["time"] >= strum + STEADY_AFTER]
             cells = []
@@ -487,7 +570,18 @@ def main(argv=None):
                 miss = 100.0 * (len(live) - len(c)) / max(1, len(live))
                 cells.append(f"{np.median(c):+.2f}¢/{miss:.0f}%" if c else "none")
             print(f"{name}: settle {settle[0]:.2f} s; " + "  ".join(cells), file=sys.stderr)
+            for i, at in sorted((damped or {}).items()):
+                import corpus
+                after = [h for h in hops if h["time"] >= at + DAMP_SKIP - 1e-9]
+                said_on = [h for h in after if h["strings"][i]]
+                c = [1200 * math.log2(h["strings"][i]["frequency"] / truth[i]) for h in said_on]
+                inside = sum(1 for h in hops if at <= h["time"] < at + DAMP_SKIP - 1e-9 and h["strings"][i])
+                print(f"{name}:   damped {corpus.note_label(TARGETS_MIDI[i])} at {at:.3f} s: read on {inside} hops "
+                      f"of the first {DAMP_SKIP} s, on {len(said_on)} of {len(after)} after"
+                      + (f" ({said_on[0]['time']:.2f}–{said_on[-1]['time']:.2f} s, {np.median(c):+.1f} ¢ median, "
+                         f"{min(c):+.1f}…{max(c):+.1f} ¢)" if c else ""), file=sys.stderr)
         return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
+                      "damped_total": damped_total, "damped_reported": damped_said,
                       "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said,
                       "said_right": said_right}
 
@@ -495,7 +589,7 @@ def main(argv=None):
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for part, r in pool.map(one, jobs):
             by_part.setdefault(part, []).append(r)
-    order = sorted(by_part, key=lambda p: (p.startswith("soundfont"), "holdout" in p, p))
+    order = sorted(by_part, key=lambda p: (p.startswith("soundfont"), "holdout" in p, p.startswith("damped"), p))
     print("### Strums (`tuner --poly`, issue 15)\n")
     print(table([(p, summarise(by_part[p])) for p in order]))
     print(f"\nCorpus: {len(jobs)} strums of {SECONDS} s at {FS} Hz; tuning part: seeds {TUNING_SEEDS.start}–"
