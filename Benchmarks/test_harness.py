@@ -338,5 +338,86 @@ class StrumSoundingRule(unittest.TestCase):
         self.assertEqual(strums.judge_lines(["nonsense"], truth), [False])
 
 
+
+class StrumDampedSet(unittest.TestCase):
+    """strums.py's damped set (issue 15: a string damped by hand while the others ring)."""
+
+    def test_the_damped_string_falls_40_db_in_0_1_s_and_the_others_are_untouched(self):
+        import strums
+        fs, n = strums.FS, int(strums.SECONDS * strums.FS)
+        for seed in (0, 1, 100, 101):
+            damped, undamped = [], []
+            x, truth, strum, levels, instants = strums.damped_strum(seed, placed=damped)
+            x0, truth0, strum0, levels0 = strums.synthetic(seed, 40, damped={}, placed=undamped)
+            self.assertEqual(len(instants), 1 + seed % 2)  # one or two strings, never all
+            self.assertEqual((truth, strum), (truth0, strum0))
+            for i in range(6):
+                if i not in instants:
+                    self.assertEqual(damped[i].tobytes(), undamped[i].tobytes())
+                    self.assertEqual(levels[i].tobytes(), levels0[i].tobytes())
+                    continue
+                at = instants[i]
+                self.assertGreaterEqual(at - strum, 0.8)
+                self.assertLessEqual(at - strum, 1.4)
+                a = int(round(at * fs))
+                self.assertEqual(damped[i][:a].tobytes(), undamped[i][:a].tobytes())
+                level = strums.own_level(damped[i], n, 0)  # the damped signal's own level, as measured
+                k = lambda t: int(round(t * fs / strums.LEVEL_STEP))
+                self.assertLessEqual(level[k(at + 0.1)], level[k(at)] - 40.0, f"seed {seed}, string {i}")
+                # Sounding to the instant, not from it on (the 50 ms window alone would say so later).
+                self.assertTrue(strums.sounding_at(levels[i], at - 0.01))
+                self.assertFalse(strums.sounding_at(levels[i], at))
+                self.assertTrue(strums.sounding_at(level, at + 0.02))
+            # The strum is the sum of its strings and the same noise: only the damped strings moved it.
+            moved = sum(damped[i] - undamped[i] for i in instants)
+            self.assertLess(np.max(np.abs((x - x0) - moved)), 1e-12)
+
+    def test_the_existing_synthetic_and_muted_strums_are_unchanged(self):
+        # Values of the strums as built before the damped set was added (on the machine that added
+        # it, every synthetic and muted strum of both parts was also compared byte for byte).
+        import strums
+        pinned = [((0, 40), 2.5292487868779294, 0.16412395164504667, 82.79898235603913),
+                  ((7, 40), 0.5866617384529276, 0.016514552644437904, 82.97905814722957),
+                  ((103, 40), 7.056325042890292, -0.10198877706714833, 82.13383357275343),
+                  ((3, 40, 2), 0.6636173369576441, 0.045835051269460275, None)]
+        for args, total, at_1s, e2 in pinned:
+            before = strums.synthetic(*args)[0].tobytes()
+            x, truth, _, _ = strums.synthetic(*args)
+            self.assertAlmostEqual(float(x.sum()), total, places=9)
+            self.assertAlmostEqual(float(x[48000]), at_1s, places=12)
+            self.assertEqual(truth[0], e2)
+            strums.damped_strum(args[0])  # building a damped strum draws from nothing the others use
+            self.assertEqual(strums.synthetic(*args)[0].tobytes(), before)
+
+    def test_damped_hops_are_neither_misses_nor_errors_and_reported_ones_are_counted(self):
+        import strums
+        x, truth, strum, levels, instants = strums.damped_strum(1)  # two strings damped
+        times = [j / 100 for j in range(1, int(strums.SECONDS * 100) + 1)]
+
+        def hops(read_damped_until):
+            out = []
+            for t in times:
+                row = []
+                for i in range(6):
+                    heard = {"frequency": truth[i]}
+                    if i in instants and t >= read_damped_until(instants[i]):
+                        heard = None
+                    row.append(heard)
+                out.append({"time": t, "strings": row})
+            return out
+        after = sum(1 for t in times for at in instants.values() if t >= at + strums.DAMP_SKIP - 1e-9)
+        # Every string read right while it sounds; the damped ones read on until the instant (then
+        # nothing: no miss), until 90 ms after it (not counted yet), until 150 ms after (5 hops each
+        # counted) or to the end (every hop from 0.1 s after the instant counted). None is an error.
+        for until, reported in ((lambda at: at, 0), (lambda at: at + 0.09, 0),
+                                (lambda at: at + 0.15, 2 * 5), (lambda at: 99.0, after)):
+            h = hops(until)
+            errors, muted_total, _, _, judged, _ = strums.score(h, truth, strum, levels)
+            self.assertEqual(max(errors), 0.0)  # no miss (inf), no error: read right, or not sounding
+            self.assertEqual(muted_total, 0)
+            self.assertTrue(all(judged))
+            self.assertEqual(strums.damped_reported(h, instants), (after, reported))
+
+
 if __name__ == "__main__":
     unittest.main()
