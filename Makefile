@@ -139,8 +139,9 @@ block-gap-cost: deps
 # to use; the harness's self-tests run (Benchmarks/test_harness.py), the release binary is built and
 # Benchmarks/bench.py runs everything in one go; then Benchmarks/settle_report.py scores the settled
 # notes (issue 19: one announcement per note on real recordings and renders), and
-# Benchmarks/weak_fundamental.py the octave on public plucks and renders with a weak fundamental (issue 13);
-# both always run, and make bench fails if either did.
+# Benchmarks/weak_fundamental.py the octave on public plucks and renders with a weak fundamental (issue 13),
+# and Benchmarks/poly_real.py how often --poly reports a string nobody played on the real recordings
+# (issue 15, printed with its target); they always run, and make bench fails if the settle report did.
 # Options: make bench OUR_WINDOW_SECONDS=0.2 BENCH_ARGS="--pyin full"
 OUR_WINDOW_SECONDS ?=
 BENCH_ARGS ?=
@@ -163,7 +164,8 @@ bench: deps bench-load
 	  $(if $(OUR_WINDOW_SECONDS),--our-window-seconds $(OUR_WINDOW_SECONDS)) \
 	  $${skip:+--skip-note "$$skip"} --strums $(BENCH_ARGS) && \
 	{ "$$python" Benchmarks/settle_report.py; settle=$$?; \
-	  "$$python" Benchmarks/weak_fundamental.py --ours .build/release/tuner && exit $$settle; }
+	  "$$python" Benchmarks/weak_fundamental.py --ours .build/release/tuner && \
+	  "$$python" Benchmarks/poly_real.py --ours .build/release/tuner && exit $$settle; }
 
 # ---- Hardening: fuzzing, sanitizers, soak (see Fuzz/README.md and scripts/) --------------------------
 FUZZ_SECONDS ?= 60

@@ -6,7 +6,7 @@ strings 200 cents apart, which `--poly` refuses, so those files are left out). T
 lies within the search range (±130 cents) of the nominal note is the one played; there may be none
 (a cello C3 is not an open string). Every other string is silent, like a muted string of a strum, and
 any reading of one is a false report: the figure is their share of the silent string-hops, from the
-first hop to the last. Beside it, for the played string, the share of hops it is heard on and its
+first hop to the last, marked PASS or FAIL against the muted-string target of the strums (≤ 1 %). Beside it, for the played string, the share of hops it is heard on and its
 median cents (from its own target). Printed by half (corpus.real_half); the holdout half is only
 scored.
 
@@ -25,6 +25,9 @@ sys.path.insert(0, HERE)
 import corpus  # noqa: E402
 
 SEARCH_CENTS = 130.0  # PolyAnalyser.cpp, kSearchCents
+# Issue 15's target for a muted string of a strum (reported on ≤ 1 % of its hops), held to the silent
+# strings of a real single note too: a player plucking one string at a time sees the others flash.
+TARGET_PERCENT = 1.0
 TUNINGS = {"guitar": ["E2", "A2", "D3", "G3", "B3", "E4"], "bass": ["E1", "A1", "D2", "G2"],
            "cello": ["C2", "G2", "D3", "A3"]}
 
@@ -79,12 +82,16 @@ def main(argv=None):
         played = ", ".join(TUNINGS[tuning][i] for i in s["played"]) or "none"
         print(f"| `{r['file']}` | {half} | {r['nominal_note']} | {tuning} | {played} | " + " | ".join(cells) + " |")
     print()
-    print("| half | " + " | ".join(os.path.basename(b) for b in args.ours) + " |")
-    print("|---|" + "---|" * len(args.ours))
+    print(f"| half | " + " | ".join(os.path.basename(b) for b in args.ours) + f" | target |")
+    print("|---|" + "---|" * len(args.ours) + "---|")
     for half in ("development", "holdout"):
-        print(f"| {half}: silent strings reported (% of their hops) | " +
-              " | ".join(f"{100 * totals[(b, half)][0] / totals[(b, half)][1]:.2f} % "
-                         f"({totals[(b, half)][0]} of {totals[(b, half)][1]})" for b in args.ours) + " |")
+        cells = []
+        for b in args.ours:
+            share = 100 * totals[(b, half)][0] / totals[(b, half)][1]
+            cells.append(f"{share:.2f} % ({totals[(b, half)][0]} of {totals[(b, half)][1]}) "
+                         f"{'PASS' if share <= TARGET_PERCENT else 'FAIL'}")
+        print(f"| {half}: silent strings reported (% of their hops) | " + " | ".join(cells) +
+              f" | ≤ {TARGET_PERCENT:g} % |")
 
 
 if __name__ == "__main__":
