@@ -1,6 +1,8 @@
 // StringPartials.cpp — see StringPartials.hpp.
 #include "StringPartials.hpp"
 
+#include "StringPresence.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -65,50 +67,6 @@ constexpr double kMaxStringInharmonicity = 5e-4;
 /// counts as rising, which neither the tests nor the tuning seeds told from 2 (0.8 tried): only
 /// kAttackEnergyRise bounds the guard's cost.
 constexpr double kAttackRise = 2.0;
-/// A string is heard when at least this many of its partials are its own …
-constexpr std::size_t kMinOwnPartials = 2;
-/// … and one of them is partial 1 or 2: a string that is not sounding can still find peaks on its
-/// series where another string's partials are (a muted E2's 4th, 8th, 12th are a sounding E4's 1st,
-/// 2nd, 3rd), but not at its own fundamental and octave.
-constexpr int kLowestOwnPartial = 2;
-/// … or, when it was heard the hop before and its 1st and 2nd partials are found but both left to
-/// another string's series (a B3 or E4 on E2's and A2's), at least this many of its own partials
-/// above the 2nd that no other string's series claims at all. Only to keep a string heard: allowed to
-/// start one, it reported muted strings (PolyTests: mutedStringsAreNotHeardInTheAttack, 2 hops).
-/// strums.py tuning part (FluidR3 seeds 200–209, gate rule): sounding string-hops not heard 15.8 →
-/// 13.5 %, median 0.69 → 0.62 ¢; synthetic and muted figures unchanged (muted reports 0.09 %). At 2:
-/// 12.1 %, muted still 0.09 %; 3 kept as the more cautious (no test or tuning figure tells 2 from 3
-/// yet: the bracket from below is missing). PolyTests' aQuietHighE… fails without the rule. Stop 19,
-/// 2 again (tuning: FluidR3 not heard 13.4 → 12.0 %, muted reports 0.11 % unchanged), scored once on
-/// the holdout: muted strings reported on 0.79 % of hops against 0.76 %, so 3 stays. No unit test
-/// tells 1, 2 or 3 apart: a B3 damped while the others ring is reported on the same 13–21 of 90 hops
-/// at all three (BENCHMARKS.md, "Stop 19").
-constexpr std::size_t kMinCleanPartials = 3;
-/// A string is heard only when its strongest odd-numbered partial found is within this many dB of its
-/// strongest partial found. A string that is not sounding finds, on its even partials 2, 4, 6…, a
-/// note an octave above it (a bass's silent A1 under a contrabass's A2) or a note whose partials land
-/// on every other one of its own (a cello's silent G2, whose 2nd, 4th, 6th are a bowed C2's 3rd, 6th,
-/// 9th); on its odd ones only noise peaks, 45–50 dB under. A sounding string's odd partials are not
-/// that far down: a pluck's position takes out partials 1/p, 2/p, … (never 1, 3 and 5 at once), and a
-/// weak fundamental leaves the 3rd. Measured with --poly on the development half of the real
-/// recordings and on the public weak-fundamental set (Benchmarks/weak_fundamental.py, whose plucks
-/// have the fundamental up to 30 dB under the 2nd and odd partials up to 20 dB under 1/k): silent
-/// strings reported 20.3 % of their hops (no rule) → 11.0 % (any odd partial) → 8.0 % (40 dB) → 6.5 %
-/// (30 dB); played strings of the weak set heard 93.75 % at 30–50 dB but 77.7 % at 25 and 66.5 % at
-/// 20 dB. 40, not 30: 30 is at the edge of what the weak set's plucks need. Strums (strums.py tuning
-/// part) read the same at 40. PolySilenceTests: aStringWhoseOddPartialsAreFaint… (fails at 35 and at 45) and
-/// aSilentStringWhoseEvenPartialsAreAnotherNotes… (fails without the rule).
-constexpr double kOddUnderStrongestDb = 40.0;
-/// A string is heard only when its strongest own partial is within this many dB of the strongest
-/// magnitude of the spectrum: under that, what a silent string finds on real recordings is room and
-/// bow noise and the sympathetic ringing of a string nobody played, which a player does not hear
-/// beside the note. Development half of the real recordings (with kOddUnderStrongestDb): silent
-/// strings reported 8.0 % (no rule) → 6.4 % (45 dB) → 5.9 % (40) → 5.0 % (35); strums.py tuning part:
-/// muted strings reported 0.11 → 0.07 % at 40, 0.00 % at 30, but there FluidR3's quieter B3 and E4
-/// went unheard more (13.43 → 13.65 % of sounding string-hops); at 40 no sounding figure moves.
-/// PolySilenceTests: aStringRingingFarUnderTheLoudest… (fails at 35 and at 45),
-/// aStringThirtyFourDbUnderTheLoudestIsStillHeard and PolyTests' aQuietHighE… (both fail at 35).
-constexpr double kUnderStrongestDb = 40.0;
 } // namespace
 
 /// fitPartials, with B no larger than kMaxStringInharmonicity (f1 then fitted again for it).
@@ -283,9 +241,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         }
     }
     clarity_ = all > 0 ? ownEnergy_ / all : 0;
-    const bool oddFound = oddPeak >= anyPeak * std::pow(10.0, -kOddUnderStrongestDb / 20);
-    const bool loudEnough = ownPeak >= strongest_ * std::pow(10.0, -kUnderStrongestDb / 20);
-    heard_ = oddFound && loudEnough && own >= kMinOwnPartials && (lowest <= kLowestOwnPartial || (wasHeard_ && lowFound && clean >= kMinCleanPartials));
+    heard_ = presentBy({own, lowest, lowFound, clean, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_});
     if (heard_) {
         // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone
         // 1st partial as it is, however shared).

@@ -1,5 +1,5 @@
 // PolySilenceTests.cpp — strings of a tuning that nobody plays stay silent beside one that sounds: a
-// silent string whose even partials are another note's (StringPartials: kOddUnderStrongestDb), a string
+// silent string whose even partials are another note's (StringPresence: kOddUnderStrongestDb), a string
 // far under the loudest (kUnderStrongestDb), and one without its 1st partial (PolyAnalyser:
 // kResumeSeconds). Each threshold is bracketed from both sides: the decibel ones fail at 35 and at
 // 45 dB, kResumeSeconds at 0.15 and at 0.3 s.

@@ -1,0 +1,15 @@
+// StringPresence.cpp — see StringPresence.hpp.
+#include "StringPresence.hpp"
+
+#include <cmath>
+
+namespace ctuner {
+
+bool presentBy(const PresenceEvidence &e) {
+    const bool oddFound = e.oddPeak >= e.anyPeak * std::pow(10.0, -kOddUnderStrongestDb / 20);
+    const bool loudEnough = e.ownPeak >= e.strongest * std::pow(10.0, -kUnderStrongestDb / 20);
+    const bool grounded = e.lowest <= kLowestOwnPartial || (e.wasHeard && e.lowFound && e.clean >= kMinCleanPartials);
+    return oddFound && loudEnough && e.own >= kMinOwnPartials && grounded;
+}
+
+} // namespace ctuner

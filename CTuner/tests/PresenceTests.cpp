@@ -1,0 +1,63 @@
+// PresenceTests.cpp — StringPresence's rules on evidence made by hand, each from both sides of its
+// threshold: a string is sounding only with enough own partials, grounded on its 1st or 2nd (or, when
+// heard the hop before, on clean ones), with odd partials and loud enough.
+#include "Check.hpp"
+
+#include "../src/StringPresence.hpp"
+
+#include <cmath>
+
+using namespace ctuner;
+
+namespace {
+/// A string plainly sounding: three own partials from the 1st, odd ones at full level, at the
+/// spectrum's strongest.
+PresenceEvidence sounding() {
+    PresenceEvidence e;
+    e.own = 3;
+    e.lowest = 1;
+    e.lowFound = true;
+    e.clean = 1;
+    e.oddPeak = e.anyPeak = e.ownPeak = e.strongest = 1.0;
+    return e;
+}
+double underDb(double db) { return std::pow(10.0, -db / 20); }
+} // namespace
+
+TEST(aStringNeedsTwoOwnPartialsOneOfThemItsFirstOrSecond) {
+    PresenceEvidence e = sounding();
+    CHECK(presentBy(e), "the plainly sounding string");
+    e.own = kMinOwnPartials - 1;
+    CHECK(!presentBy(e), "one own partial");
+    e = sounding();
+    e.lowest = kLowestOwnPartial;
+    CHECK(presentBy(e), "own partials from the 2nd");
+    e.lowest = kLowestOwnPartial + 1;
+    CHECK(!presentBy(e), "own partials from the 3rd, not heard the hop before");
+}
+
+TEST(aStringHeardTheHopBeforeStaysOnItsCleanPartials) {
+    PresenceEvidence e = sounding();
+    e.lowest = 3;
+    e.wasHeard = true;
+    e.clean = kMinCleanPartials;
+    CHECK(presentBy(e), "heard before, 1st and 2nd shared, enough clean partials");
+    e.clean = kMinCleanPartials - 1;
+    CHECK(!presentBy(e), "one clean partial too few");
+    e.clean = kMinCleanPartials;
+    e.lowFound = false;
+    CHECK(!presentBy(e), "no 1st or 2nd partial found at all");
+}
+
+TEST(oddPartialsAndLevelAreBracketedAtTheirThresholds) {
+    PresenceEvidence e = sounding();
+    e.oddPeak = underDb(kOddUnderStrongestDb - 1);
+    CHECK(presentBy(e), "odd partials %g dB under the strongest found", kOddUnderStrongestDb - 1);
+    e.oddPeak = underDb(kOddUnderStrongestDb + 1);
+    CHECK(!presentBy(e), "odd partials %g dB under the strongest found", kOddUnderStrongestDb + 1);
+    e = sounding();
+    e.ownPeak = underDb(kUnderStrongestDb - 1);
+    CHECK(presentBy(e), "own partials %g dB under the spectrum's strongest", kUnderStrongestDb - 1);
+    e.ownPeak = underDb(kUnderStrongestDb + 1);
+    CHECK(!presentBy(e), "own partials %g dB under the spectrum's strongest", kUnderStrongestDb + 1);
+}
