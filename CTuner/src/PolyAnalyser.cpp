@@ -151,7 +151,8 @@ void PolyAnalyser::analyse() {
     }
     SharedSpectrum shared{&frames_, &f, advance_, binHz, kCollisionBins * fs_ / double(frame_),
                           frames_.noiseFloor(bins, binHz), *std::max_element(m.begin() + 1, m.begin() + limitBin + 1),
-                          limit, newer > kAttackEnergyRise * older};
+                          limit, newer > kAttackEnergyRise * older,
+                          older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0};
     for (StringPartials &s : strings_) s.search(shared);
     for (StringPartials &s : strings_) s.markClaims(strings_.data(), strings_.size(), shared.collisionHz);
     for (StringPartials &s : strings_) s.resolve(strings_.data(), strings_.size(), shared.collisionHz);

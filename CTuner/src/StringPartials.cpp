@@ -119,6 +119,7 @@ void StringPartials::searchFrom(const SharedSpectrum &s, StiffString fit) {
     foundCount_ = 0;
     heard_ = false;
     strongest_ = s.strongest;
+    spectrumFallDb_ = s.fallDb;
     ownEnergy_ = clarity_ = 0;
     std::size_t fitted = 0;
     for (int k = 1; k <= kStringPartials; ++k) {
@@ -130,8 +131,9 @@ void StringPartials::searchFrom(const SharedSpectrum &s, StiffString fit) {
         const Candidate c =
             s.frames->localPeakNear(*s.fft, s.D, predicted, radius, s.binHz, s.floor, s.strongest, kOverFloor);
         if (c.bin < 0 || std::abs(c.frequency - predicted) > tolerance) continue;
-        const bool rising = c.magnitude > kAttackRise * s.frames->olderMagnitude(c.bin);
-        found_[foundCount_++] = {k, c.frequency, c.magnitude, false, false, rising};
+        const double older = s.frames->olderMagnitude(c.bin);
+        const bool rising = c.magnitude > kAttackRise * older;
+        found_[foundCount_++] = {k, c.frequency, c.magnitude, false, false, rising, older};
         fitting_[fitted++] = {k, c.frequency, c.magnitude};
         fit = stringFit(fitting_.data(), fitted, fit);
     }
@@ -208,7 +210,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     bool lowFound = false;  // partial 1 or 2 found, whether own or shared
     double oddPeak = 0, anyPeak = 0, ownPeak = 0;  // the largest magnitudes: odd-numbered found, any found, own
     int lowest = kStringPartials + 1, settledLowest = kStringPartials + 1;
-    double all = 0;
+    double all = 0, ownOlder = 0;  // all found partials' energy; the own ones' in the older frame
     ownEnergy_ = 0;
     for (std::size_t i = 0; i < foundCount_; ++i) {
         FoundPartial &p = found_[i];
@@ -233,6 +235,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         const double r = contamination / kContamination;
         fitting_[own++] = {p.k, p.frequency, p.magnitude / std::sqrt(1 + r * r)};  // weight ∝ magnitude²
         ownEnergy_ += energy;
+        ownOlder += p.older * p.older;
         ownPeak = std::max(ownPeak, p.magnitude);
         lowest = std::min(lowest, p.k);
         if (!p.rising) {
@@ -241,6 +244,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         }
     }
     clarity_ = all > 0 ? ownEnergy_ / all : 0;
+    ownFallDb_ = ownOlder > 0 && ownEnergy_ > 0 ? 10 * std::log10(ownEnergy_ / ownOlder) : 0;
     heard_ = presentBy({own, lowest, lowFound, clean, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_});
     if (heard_) {
         // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone

@@ -32,6 +32,7 @@ struct SharedSpectrum {
     double strongest;    // the strongest magnitude analysed
     double limitHz;      // no partial is looked for above this
     bool attack;         // the analysed spectrum's energy grew more than kAttackEnergyRise over the pair
+    double fallDb;       // the analysed spectrum's energy in the newer frame over the older one's, dB
 };
 
 /// A partial found for a string: its number, phase-vocoder frequency, magnitude, and whether the
@@ -43,6 +44,7 @@ struct FoundPartial {
     bool claimed = false;  // another string's series puts a partial within collisionHz of it
     bool own = false;
     bool rising = false;  // in its attack: grew more than kAttackRise over the frame pair
+    double older = 0;     // its bin's magnitude in the older frame of the pair
 };
 
 class StringPartials {
@@ -99,6 +101,9 @@ public:
     /// The string's own partials' summed magnitude² (its level), and their share of all its found ones.
     double ownEnergy() const { return ownEnergy_; }
     double clarity() const { return clarity_; }
+    /// Its own partials' summed magnitude² in the newer frame over the older one's, in dB (0 without
+    /// own partials): ~−1 dB for a string ringing on, tens of dB once a palm has damped it.
+    double ownFallDb() const { return ownFallDb_; }
     double target() const { return target_; }
     const FoundPartial *partials() const { return found_.data(); }
     std::size_t partialCount() const { return foundCount_; }
@@ -124,6 +129,8 @@ private:
     bool wasHeard_ = false; // reported the hop before (set by search)
     bool tracked_ = false;  // heard by the rules without the attack guard: followed to the next hop
     double ownEnergy_ = 0, clarity_ = 0;
+    double ownFallDb_ = 0;
+    double spectrumFallDb_ = 0;  // SharedSpectrum::fallDb (set by search, for resolve)
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
 };
 
