@@ -245,7 +245,8 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     }
     clarity_ = all > 0 ? ownEnergy_ / all : 0;
     ownFallDb_ = ownOlder > 0 && ownEnergy_ > 0 ? 10 * std::log10(ownEnergy_ / ownOlder) : 0;
-    heard_ = presentBy({own, lowest, lowFound, clean, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_});
+    heard_ = presentBy({own, lowest, lowFound, clean, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_, ownFallDb_,
+                        spectrumFallDb_});
     if (heard_) {
         // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone
         // 1st partial as it is, however shared).
@@ -255,6 +256,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         if (heard_) fit_ = fit;
         if (heard_ && own >= 3) ownB_ = fit.B;
     }
+    // Not heard (a damped string included) is forgotten: the next hop looks for it afresh.
     previous_ = heard_ ? fit_ : StiffString{0, 0};
     if (!heard_) ownB_ = 0;
     tracked_ = heard_;

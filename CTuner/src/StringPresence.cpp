@@ -9,7 +9,8 @@ bool presentBy(const PresenceEvidence &e) {
     const bool oddFound = e.oddPeak >= e.anyPeak * std::pow(10.0, -kOddUnderStrongestDb / 20);
     const bool loudEnough = e.ownPeak >= e.strongest * std::pow(10.0, -kUnderStrongestDb / 20);
     const bool grounded = e.lowest <= kLowestOwnPartial || (e.wasHeard && e.lowFound && e.clean >= kMinCleanPartials);
-    return oddFound && loudEnough && e.own >= kMinOwnPartials && grounded;
+    const bool damped = e.spectrumFallDb <= 0 && e.ownFallDb - e.spectrumFallDb <= -kDampedFallDb;
+    return !damped && oddFound && loudEnough && e.own >= kMinOwnPartials && grounded;
 }
 
 } // namespace ctuner

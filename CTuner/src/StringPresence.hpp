@@ -53,6 +53,30 @@ inline constexpr double kOddUnderStrongestDb = 40.0;
 /// aStringThirtyFourDbUnderTheLoudestIsStillHeard and PolyTests' aQuietHighE… (both fail at 35).
 inline constexpr double kUnderStrongestDb = 40.0;
 
+/// A string is not heard when its own partials' energy fell this many dB (or more) further over the
+/// frame pair (newer frame over the older one, 0.125 s before) than the whole analysed spectrum's did:
+/// it has been damped (a palm, a finger) while the others ring, and what the frames still hold of it is
+/// its ringing from before — the 0.25 s frames kept a palm-damped string read for 0.11–0.23 s (median
+/// 0.21 s) after the palm. A ringing string falls ~1 dB over the pair; a damped one by what the newer
+/// frame's window no longer holds of it: 2.4 dB 0.10 s after the palm, 5 at 0.12, 9 at 0.14, 12 at
+/// 0.15, 37 at 0.20 (Blackman–Harris, 0.25 s). Against the spectrum's fall, not in absolute terms: a
+/// note that falls fast alone takes the spectrum with it (at an absolute 10 dB the weak-fundamental
+/// set's pizzicato and cello notes lost hops, played heard 91.74 → 91.17 %; FluidR3's nylon samples fall
+/// every string ~7 dB at 1.7–2.0 s). Only while the spectrum is not rising: after a loud string's
+/// attack the older frame holds its onset's spread in a quiet string's bins, which then fall 7–8.5 dB
+/// more than the spectrum (PolySilenceTests' G3 34 dB under A2 was lost at 8 when a rising spectrum
+/// counted as not falling; with the gate it is lost at 7). strums.py tuning part, damped string
+/// reported (% of its hops from 0.1 s after the palm): 7.39 % without the rule, 3.55 at 6 dB, 3.92 at
+/// 7, 4.10 at 8, 4.58 at 10 (without the gate: 3.13 at 5, the same at 6, 8 and 10). At 6 FluidR3's
+/// sounding string-hops not heard rose 13.43 → 13.46 % (5 without the gate: 13.54 %), at 6 and 7 the
+/// weak-fundamental synth set's played heard 99.65 → 99.64 %; at 8 no figure of strums.py's tuning
+/// part, the weak set or the real recordings' development half is worse (silent real strings reported
+/// 5.94 → 5.89 %, the weak fluid set's silent strings 4.64 → 4.55 %). 8: the smallest that costs
+/// nothing measured. PolyDampedTests bracket it: an A2 falling 6.5 dB per pair under a ringing B3 is
+/// heard (fails at 6), one falling 9.5 dB is not (fails at 10, passes at 9); PolySilenceTests'
+/// aStringThirtyFourDb… fails at 7.
+inline constexpr double kDampedFallDb = 8.0;
+
 /// What a string's search found in one hop, for presentBy.
 struct PresenceEvidence {
     std::size_t own = 0;    // partials the string may use (unclaimed, or claimed but mostly its own)
@@ -64,11 +88,14 @@ struct PresenceEvidence {
     double anyPeak = 0;     // the largest magnitude of any partial found
     double ownPeak = 0;     // the largest magnitude of an own partial
     double strongest = 0;   // the largest magnitude of the analysed spectrum
+    double ownFallDb = 0;   // how far its own partials' energy changed over the frame pair (dB, < 0: fell)
+    double spectrumFallDb = 0;  // how far the analysed spectrum's energy changed over the pair (dB)
 };
 
 /// Whether the evidence is a sounding string: enough own partials, one of them the 1st or 2nd (or, for
 /// a string heard the hop before, kMinCleanPartials clean ones), odd partials within
-/// kOddUnderStrongestDb of the strongest found, and its own within kUnderStrongestDb of the spectrum.
+/// kOddUnderStrongestDb of the strongest found, its own within kUnderStrongestDb of the spectrum, and
+/// not damped (kDampedFallDb).
 bool presentBy(const PresenceEvidence &e);
 
 } // namespace ctuner

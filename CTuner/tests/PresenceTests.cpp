@@ -61,3 +61,15 @@ TEST(oddPartialsAndLevelAreBracketedAtTheirThresholds) {
     e.ownPeak = underDb(kUnderStrongestDb + 1);
     CHECK(!presentBy(e), "own partials %g dB under the spectrum's strongest", kUnderStrongestDb + 1);
 }
+
+TEST(aStringFallingFarFasterThanTheSpectrumIsDamped) {
+    PresenceEvidence e = sounding();
+    e.spectrumFallDb = -1;
+    e.ownFallDb = -1 - (kDampedFallDb - 1);
+    CHECK(presentBy(e), "own partials %g dB further down than the spectrum", kDampedFallDb - 1);
+    e.ownFallDb = -1 - (kDampedFallDb + 1);
+    CHECK(!presentBy(e), "own partials %g dB further down than the spectrum", kDampedFallDb + 1);
+    e.spectrumFallDb = 3;  // a rising spectrum: a new attack, whose spread in the older frame is no damping
+    e.ownFallDb = 3 - (kDampedFallDb + 1);
+    CHECK(presentBy(e), "a rising spectrum");
+}
