@@ -39,9 +39,10 @@ constexpr double kSearchCents = 130.0;
 /// tuning in fourths) 99.65 % of the plucks' steady hops and 91.74 → 91.66 % of the FluidR3 renders'
 /// from 0.05 s up, but 99.20 / 91.40 % at 0.01 s: one frame keeps 5× that margin. strums.py tuning
 /// part: muted strings reported 0.07 → 0.05 %, every other figure identical (without the hidden 1st
-/// partial, seed 204's B3, whose 1st partial sits beside E2's 3rd, went unheard on 7 % of its hops;
-/// no unit test reproduces that case yet). PolySilenceTests: aSilentStringIsNotHeardOnPartialsAbove…
-/// (fails without the rule) and aStringBackWithinAFrame… (fails at 0.15 s and at 0.3 s).
+/// partial, seed 204's B3, whose 1st partial sits beside E2's 3rd, went unheard on 7 % of its hops).
+/// PolySilenceTests: aSilentStringIsNotHeardOnPartialsAbove… (fails without the rule),
+/// aStringBackWithinAFrame… (fails at 0.15 s and at 0.3 s), aStringWhoseFirstPartialIsHidden… (fails
+/// without the hidden 1st partial).
 constexpr double kResumeSeconds = kFrameSeconds;
 /// Targets closer than this cannot have separate search ranges.
 constexpr double kMinTargetSpacingCents = 2 * kSearchCents;
