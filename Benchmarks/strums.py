@@ -522,7 +522,13 @@ def main(argv=None):
     binary = os.path.abspath(args.ours)
     if not os.path.exists(binary):
         sys.exit(f"strums.py: no tuner binary at {binary} (swift build -c release --product tuner)")
-    tmp = tempfile.mkdtemp(prefix="strums-")
+    # The strums, their renders and references (~45 MB a run) live in a folder removed at the end.
+    with tempfile.TemporaryDirectory(prefix="strums-") as tmp:
+        score_all(args, binary, tmp)
+
+
+def score_all(args, binary, tmp):
+    """Builds every strum of the parts asked for into `tmp`, runs the tuner on each, prints the tables."""
     jobs = []  # (part, name, x, truth, strum, levels, damped: {string: instant (s)} or None)
     parts = [p for p in ("tuning", "holdout") if args.part in ("all", p)]
     for part, seeds in (("tuning", TUNING_SEEDS), ("holdout", HOLDOUT_SEEDS)):
