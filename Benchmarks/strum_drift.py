@@ -116,64 +116,65 @@ def main():
     ap.add_argument("--ours", default=os.path.join(HERE, "..", ".build", "release", "tuner"))
     args = ap.parse_args()
     binary = os.path.abspath(args.ours)
-    tmp = tempfile.mkdtemp(prefix="strum-drift-")
-    renders = strums.soundfont_strings(tmp, "fluidr3")
-    refs = {p: [strums.reference(binary, renders[p][i], tmp, f"ref{p}_{i}.wav") for i in range(6)] for p in renders}
-    print("| strum | program | largest drift alone (¢) | (a) strum, --poly (strums.py) | (a') the same, strings without a final value left out | (b) alone, single-string | "
-          "(c) alone, --poly | (d) strum vs alone at each hop |")
-    print("|---|---|---|---|---|---|---|---|")
-    rows = []
-    misses = {}  # (string, time bucket, shared) -> [missed, sounding]
-    for seed in TUNING_SEEDS:
-        x, parts, truth, strum, levels = build(seed, renders, refs)
-        hops = read(binary, x, os.path.join(tmp, "x.wav"), True)
-        times = np.array([h["time"] for h in hops])
-        alive = np.array([[strums.sounding_at(levels[i], t) for i in range(6)] for t in times])
-        cents = lambda f, i: 1200 * math.log2(f / truth[i]) if f else np.nan  # noqa: E731
-        strum_c = np.array([[cents(h["strings"][i]["frequency"] if h["strings"][i] else None, i) for i in range(6)]
-                            for h in hops])
-        mono_c = np.full_like(strum_c, np.nan)
-        poly_c = np.full_like(strum_c, np.nan)
-        for i in range(6):
-            mono = {round(h["time"], 4): h["frequency"] for h in read(binary, parts[i], os.path.join(tmp, "m.wav"), False)}
-            alone = read(binary, parts[i], os.path.join(tmp, "p.wav"), True)
-            for j, t in enumerate(times):
-                mono_c[j, i] = cents(mono.get(round(t, 4)), i)
-                s = alone[j]["strings"][i] if j < len(alone) else None
-                poly_c[j, i] = cents(s["frequency"] if s else None, i)
-        for m in (strum_c, mono_c, poly_c):
-            m[~alive] = np.nan
-        # The single-string tuner reads some steel strings alone a twelfth off on a few hops (its own
-        # gross errors, which its median truth ignores): left out here too.
-        mono_c[np.abs(mono_c) > GROSS_CENTS] = np.nan
-        steady = (times >= strum + strums.STEADY_AFTER)[:, None] & alive
-        drift = max(float(np.diff(np.nanpercentile(mono_c[steady[:, i], i], [5, 95]))[0])
-                    for i in range(6) if np.any(~np.isnan(mono_c[steady[:, i], i])))
-        row = (drift, settle(times, strum_c, strum, as_strums=True), settle(times, strum_c, strum), settle(times, mono_c, strum), settle(times, poly_c, strum),
-               settle(times, strum_c, strum, mono_c))
-        rows.append(row)
-        for i in range(6):
-            shared = low_partials_shared(truth, i)
-            for j in np.where(steady[:, i])[0]:
-                t = times[j] - strum
-                bucket = "0.6–1.0 s" if t < 1.0 else "1.0–1.5 s" if t < 1.5 else "≥ 1.5 s"
-                cell = misses.setdefault((NAMES[i], bucket, shared), [0, 0])
-                cell[0] += int(np.isnan(strum_c[j, i]))
-                cell[1] += 1
-        program = strums.PROGRAMS[seed % len(strums.PROGRAMS)][1]
-        print(f"| {seed} | {program} | {row[0]:.2f} | {row[1]:.3f} | {row[2]:.3f} | {row[3]:.3f} | {row[4]:.3f} | {row[5]:.3f} |")
-    med = np.median(np.array(rows), axis=0)
-    print(f"| median | | {med[0]:.2f} | {med[1]:.3f} | {med[2]:.3f} | {med[3]:.3f} | {med[4]:.3f} | {med[5]:.3f} |")
-    print("\n| string | after the strum | 1st and 2nd partials shared | sounding string-hops | not heard (%) |")
-    print("|---|---|---|---|---|")
-    total = [0, 0]
-    for key in sorted(misses):
-        m, n = misses[key]
-        total[0] += m
-        total[1] += n
-        if m:
-            print(f"| {key[0]} | {key[1]} | {'yes' if key[2] else 'no'} | {n} | {100.0 * m / n:.1f} |")
-    print(f"| all | | | {total[1]} | {100.0 * total[0] / max(1, total[1]):.1f} |")
+    # The renders and references live in a folder removed at the end.
+    with tempfile.TemporaryDirectory(prefix="strum-drift-") as tmp:
+        renders = strums.soundfont_strings(tmp, "fluidr3")
+        refs = {p: [strums.reference(binary, renders[p][i], tmp, f"ref{p}_{i}.wav") for i in range(6)] for p in renders}
+        print("| strum | program | largest drift alone (¢) | (a) strum, --poly (strums.py) | (a') the same, strings without a final value left out | (b) alone, single-string | "
+              "(c) alone, --poly | (d) strum vs alone at each hop |")
+        print("|---|---|---|---|---|---|---|---|")
+        rows = []
+        misses = {}  # (string, time bucket, shared) -> [missed, sounding]
+        for seed in TUNING_SEEDS:
+            x, parts, truth, strum, levels = build(seed, renders, refs)
+            hops = read(binary, x, os.path.join(tmp, "x.wav"), True)
+            times = np.array([h["time"] for h in hops])
+            alive = np.array([[strums.sounding_at(levels[i], t) for i in range(6)] for t in times])
+            cents = lambda f, i: 1200 * math.log2(f / truth[i]) if f else np.nan  # noqa: E731
+            strum_c = np.array([[cents(h["strings"][i]["frequency"] if h["strings"][i] else None, i) for i in range(6)]
+                                for h in hops])
+            mono_c = np.full_like(strum_c, np.nan)
+            poly_c = np.full_like(strum_c, np.nan)
+            for i in range(6):
+                mono = {round(h["time"], 4): h["frequency"] for h in read(binary, parts[i], os.path.join(tmp, "m.wav"), False)}
+                alone = read(binary, parts[i], os.path.join(tmp, "p.wav"), True)
+                for j, t in enumerate(times):
+                    mono_c[j, i] = cents(mono.get(round(t, 4)), i)
+                    s = alone[j]["strings"][i] if j < len(alone) else None
+                    poly_c[j, i] = cents(s["frequency"] if s else None, i)
+            for m in (strum_c, mono_c, poly_c):
+                m[~alive] = np.nan
+            # The single-string tuner reads some steel strings alone a twelfth off on a few hops (its own
+            # gross errors, which its median truth ignores): left out here too.
+            mono_c[np.abs(mono_c) > GROSS_CENTS] = np.nan
+            steady = (times >= strum + strums.STEADY_AFTER)[:, None] & alive
+            drift = max(float(np.diff(np.nanpercentile(mono_c[steady[:, i], i], [5, 95]))[0])
+                        for i in range(6) if np.any(~np.isnan(mono_c[steady[:, i], i])))
+            row = (drift, settle(times, strum_c, strum, as_strums=True), settle(times, strum_c, strum), settle(times, mono_c, strum), settle(times, poly_c, strum),
+                   settle(times, strum_c, strum, mono_c))
+            rows.append(row)
+            for i in range(6):
+                shared = low_partials_shared(truth, i)
+                for j in np.where(steady[:, i])[0]:
+                    t = times[j] - strum
+                    bucket = "0.6–1.0 s" if t < 1.0 else "1.0–1.5 s" if t < 1.5 else "≥ 1.5 s"
+                    cell = misses.setdefault((NAMES[i], bucket, shared), [0, 0])
+                    cell[0] += int(np.isnan(strum_c[j, i]))
+                    cell[1] += 1
+            program = strums.PROGRAMS[seed % len(strums.PROGRAMS)][1]
+            print(f"| {seed} | {program} | {row[0]:.2f} | {row[1]:.3f} | {row[2]:.3f} | {row[3]:.3f} | {row[4]:.3f} | {row[5]:.3f} |")
+        med = np.median(np.array(rows), axis=0)
+        print(f"| median | | {med[0]:.2f} | {med[1]:.3f} | {med[2]:.3f} | {med[3]:.3f} | {med[4]:.3f} | {med[5]:.3f} |")
+        print("\n| string | after the strum | 1st and 2nd partials shared | sounding string-hops | not heard (%) |")
+        print("|---|---|---|---|---|")
+        total = [0, 0]
+        for key in sorted(misses):
+            m, n = misses[key]
+            total[0] += m
+            total[1] += n
+            if m:
+                print(f"| {key[0]} | {key[1]} | {'yes' if key[2] else 'no'} | {n} | {100.0 * m / n:.1f} |")
+        print(f"| all | | | {total[1]} | {100.0 * total[0] / max(1, total[1]):.1f} |")
 
 
 if __name__ == "__main__":

@@ -77,22 +77,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ours", default=os.path.join(HERE, "..", ".build", "release", "tuner"))
     binary = os.path.abspath(ap.parse_args().ours)
-    tmp = tempfile.mkdtemp(prefix="strum-offsets-")
-    renders = strums.soundfont_strings(tmp, "fluidr3")
-    print("| program | string | fit f1 (Hz) | B | partials | mono − fit (¢) | poly − fit (¢) "
-          "| 1st half − fit (¢) | 2nd half − fit (¢) |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    mid = sum(STEADY) / 2
-    for program, name in strums.PROGRAMS:
-        for i, target in enumerate(strums.TARGETS):
-            x = renders[program][i]
-            f1, B, n = fit(x, target)
-            mono = strums.reference(binary, x, tmp, f"mono{program}_{i}.wav")
-            p = poly(binary, x, i, tmp)
-            halves = [fit(x, target, h)[0] for h in ((STEADY[0], mid), (mid, STEADY[1]))]
-            print(f"| {name} | {['E2', 'A2', 'D3', 'G3', 'B3', 'E4'][i]} | {f1:.3f} | {B:.1e} | {n} | "
-                  f"{1200 * math.log2(mono / f1):+.2f} | {1200 * math.log2(p / f1):+.2f} | "
-                  + " | ".join(f"{1200 * math.log2(h / f1):+.2f}" for h in halves) + " |")
+    # The renders and references live in a folder removed at the end.
+    with tempfile.TemporaryDirectory(prefix="strum-offsets-") as tmp:
+        renders = strums.soundfont_strings(tmp, "fluidr3")
+        print("| program | string | fit f1 (Hz) | B | partials | mono − fit (¢) | poly − fit (¢) "
+              "| 1st half − fit (¢) | 2nd half − fit (¢) |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        mid = sum(STEADY) / 2
+        for program, name in strums.PROGRAMS:
+            for i, target in enumerate(strums.TARGETS):
+                x = renders[program][i]
+                f1, B, n = fit(x, target)
+                mono = strums.reference(binary, x, tmp, f"mono{program}_{i}.wav")
+                p = poly(binary, x, i, tmp)
+                halves = [fit(x, target, h)[0] for h in ((STEADY[0], mid), (mid, STEADY[1]))]
+                print(f"| {name} | {['E2', 'A2', 'D3', 'G3', 'B3', 'E4'][i]} | {f1:.3f} | {B:.1e} | {n} | "
+                      f"{1200 * math.log2(mono / f1):+.2f} | {1200 * math.log2(p / f1):+.2f} | "
+                      + " | ".join(f"{1200 * math.log2(h / f1):+.2f}" for h in halves) + " |")
 
 
 if __name__ == "__main__":
