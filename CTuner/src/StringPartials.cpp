@@ -148,12 +148,18 @@ int StringPartials::partialNear(double frequency, double collisionHz) const {
     return std::abs(seriesAt(k, fit_) - frequency) < collisionHz ? k : 0;
 }
 
+bool StringPartials::onAnotherString(const StringPartials *strings, std::size_t count, double frequency,
+                                     double collisionHz) const {
+    for (std::size_t t = 0; t < count; ++t)
+        if (&strings[t] != this && strings[t].grounded() && strings[t].partialNear(frequency, collisionHz) > 0) return true;
+    return false;
+}
+
 void StringPartials::markClaims(const StringPartials *strings, std::size_t count, double collisionHz) {
     for (std::size_t i = 0; i < foundCount_; ++i) {
         FoundPartial &p = found_[i];
         p.claimed = false;
-        for (std::size_t t = 0; t < count && !p.claimed; ++t)
-            p.claimed = &strings[t] != this && strings[t].grounded() && strings[t].partialNear(p.frequency, collisionHz) > 0;
+        p.claimed = onAnotherString(strings, count, p.frequency, collisionHz);
     }
 }
 
@@ -271,8 +277,7 @@ void StringPartials::confirm(const StringPartials *strings, std::size_t count, d
     if (!heard_ || hopsSinceReported_ <= resumeHops_) return;
     bool first = false;
     for (std::size_t i = 0; i < foundCount_ && !first; ++i) first = found_[i].k == 1;
-    for (std::size_t t = 0; t < count && !first; ++t)
-        first = &strings[t] != this && strings[t].grounded() && strings[t].partialNear(seriesAt(1, fit_), collisionHz) > 0;
+    first = first || onAnotherString(strings, count, seriesAt(1, fit_), collisionHz);
     if (first) return;
     heard_ = tracked_ = false;
     previous_ = {0, 0};

@@ -110,6 +110,8 @@ public:
 
 private:
     double coarse(const SharedSpectrum &s) const;
+    /// Whether another grounded string of `strings` puts a partial within collisionHz of `frequency`.
+    bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;
     void searchFrom(const SharedSpectrum &s, StiffString start);
     bool inRange(double f) const { return f >= low_ && f <= high_; }
 

@@ -39,17 +39,6 @@ std::vector<float> fallingA2(double dbPerPair, double b3Under = INFINITY) {
     return x;
 }
 
-/// The share of hops between `from` and `to` seconds on which string i was heard.
-double heardBetween(const std::vector<Hop> &hops, std::size_t i, double from, double to) {
-    std::size_t total = 0, heard = 0;
-    for (const Hop &h : hops) {
-        if (h.time < from || h.time > to) continue;
-        ++total;
-        heard += h.strings[i].heard != 0;
-    }
-    return total ? double(heard) / double(total) : 0;
-}
-
 /// The standard strum with string `damped` palm-damped `at` seconds after it (its own signal × e^(−t/10 ms)
 /// from then on), the others ringing.
 std::vector<float> strumDampedAt(std::size_t damped, double at, double seconds) {
@@ -72,11 +61,11 @@ TEST(aStringFallingSixAndAHalfDbPerPairUnderOneThatRingsIsStillHeard) {
     // under B3's, so the spectrum falls ~0.2 dB and A2's fall beyond it is ~6.3 dB: as fast as a ringing
     // string ever fell beyond its strum on strums.py's tuning part, and heard.
     const auto hops = analyse(strums::standardTuning(), fallingA2(6.5, 20));
-    const double heard = heardBetween(hops, 1, 0.4, 0.55);
+    const double heard = heardShare(hops, 1, 0.4, 0.55);
     CHECK(heard >= 0.95, "A2 falling 6.5 dB per pair: heard on %.0f %% of the hops 0.4–0.55 s", 100 * heard);
     const double m = medianCents(hops, 1, strums::standardTuning()[1], 0.4);
     CHECK(std::abs(m) <= 0.5, "A2 falling 6.5 dB per pair: median %.3f ¢", m);
-    CHECK(heardBetween(hops, 4, 0.4, 0.55) >= 0.95, "B3 not heard beside it");
+    CHECK(heardShare(hops, 4, 0.4, 0.55) >= 0.95, "B3 not heard beside it");
 }
 
 TEST(aStringFallingNineAndAHalfDbPerPairUnderOneThatRingsIsNotHeard) {
@@ -84,9 +73,9 @@ TEST(aStringFallingNineAndAHalfDbPerPairUnderOneThatRingsIsNotHeard) {
     // the spectrum falls ~0.3 dB, A2 ~9.2 dB beyond it. Its newer frame is 20–31 dB under B3's over
     // 0.4–0.55 s (within kUnderStrongestDb: without the rule it is heard).
     const auto hops = analyse(strums::standardTuning(), fallingA2(9.5, 20));
-    const double heard = heardBetween(hops, 1, 0.4, 0.55);
+    const double heard = heardShare(hops, 1, 0.4, 0.55);
     CHECK(heard <= 0.05, "A2 falling 9.5 dB per pair: heard on %.0f %% of the hops 0.4–0.55 s", 100 * heard);
-    CHECK(heardBetween(hops, 4, 0.4, 0.55) >= 0.95, "B3 not heard beside it");
+    CHECK(heardShare(hops, 4, 0.4, 0.55) >= 0.95, "B3 not heard beside it");
 }
 
 TEST(aLoneStringFallingTwelveDbPerPairIsHeard) {
@@ -95,7 +84,7 @@ TEST(aLoneStringFallingTwelveDbPerPairIsHeard) {
     // in absolute terms (an absolute 10 dB rule lost a few hops of pizzicato and cello notes on the
     // weak-fundamental set, played heard 91.74 → 91.17 %).
     const auto hops = analyse(strums::standardTuning(), fallingA2(12));
-    const double heard = heardBetween(hops, 1, 0.4, 0.55);
+    const double heard = heardShare(hops, 1, 0.4, 0.55);
     CHECK(heard >= 0.95, "lone A2 falling 12 dB per pair: heard on %.0f %% of the hops 0.4–0.55 s", 100 * heard);
 }
 
@@ -109,7 +98,7 @@ TEST(aPalmDampedStringStopsBeingReadWithinSixteenHundredthsOfASecond) {
     for (const Hop &h : hops)
         if (h.time >= 1.0 && h.strings[3].heard) last = h.time;
     CHECK(last < 1.0 + 0.16 - 1e-9, "damped G3 last read at %.2f s", last);
-    CHECK(heardBetween(hops, 3, 1.16, 2.0) == 0, "damped G3 heard after 1.16 s");
+    CHECK(heardShare(hops, 3, 1.16, 2.0) == 0, "damped G3 heard after 1.16 s");
     for (std::size_t i : {0u, 1u, 2u, 4u, 5u}) {
         double heard = 0;
         const double m = medianCents(hops, i, t[i] * std::exp2(cents[i] / 1200.0), 1.0, &heard);

@@ -1,5 +1,6 @@
 // PolyHops.hpp — the polyphonic analyser's hops as the tests read them: run a PolyAnalyser over a
-// signal, and the median and worst reading of one string over a part of it.
+// signal (at a gate, −60 dBFS unless given), and one string's median and worst reading and the share of
+// hops it was heard on over a part of it.
 #pragma once
 
 #include "Signals.hpp"
@@ -19,12 +20,12 @@ struct Hop {
     std::vector<ct_poly_string> strings;
 };
 
-inline std::vector<Hop> analyse(const std::vector<double> &targets, const std::vector<float> &x) {
+inline std::vector<Hop> analyse(const std::vector<double> &targets, const std::vector<float> &x, double gateDb = -60) {
     ct_config c;
     c.sample_rate = kFs;
     c.min_frequency = 29;
     c.max_frequency = 4200;
-    c.gate_db = -60;
+    c.gate_db = gateDb;
     c.hop_seconds = 0.01;
     ctuner::PolyAnalyser a(c, targets.data(), targets.size());
     std::vector<Hop> hops;
@@ -47,6 +48,17 @@ inline double medianCents(const std::vector<Hop> &hops, std::size_t i, double tr
     if (c.size() * 2 < total || c.empty()) return kNaN;
     std::nth_element(c.begin(), c.begin() + c.size() / 2, c.end());
     return c[c.size() / 2];
+}
+
+/// The share of the hops from `from` to `to` seconds on which string i was heard.
+inline double heardShare(const std::vector<Hop> &hops, std::size_t i, double from, double to = INFINITY) {
+    std::size_t total = 0, heard = 0;
+    for (const Hop &h : hops) {
+        if (h.time < from || h.time > to) continue;
+        ++total;
+        heard += h.strings[i].heard != 0;
+    }
+    return total ? double(heard) / double(total) : 0;
 }
 
 inline double maxAbsCents(const std::vector<Hop> &hops, std::size_t i, double truth, double from) {

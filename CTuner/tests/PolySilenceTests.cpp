@@ -26,13 +26,6 @@ std::vector<strums::PluckedString> gTwoWithOddPartialsUnder(double underDb) {
     high.B = 4 * low.B;
     return {low, high};
 }
-
-/// The share of hops after `from` seconds on which string i was heard.
-double heardShare(const std::vector<Hop> &hops, std::size_t i, double from) {
-    double heard = 0;
-    medianCents(hops, i, 1.0, from, &heard);
-    return heard;
-}
 } // namespace
 
 TEST(aSilentStringWhoseEvenPartialsAreAnotherNotesIsNotHeard) {
