@@ -6,8 +6,9 @@ strings 200 cents apart, which `--poly` refuses, so those files are left out). T
 lies within the search range (±130 cents) of the nominal note is the one played; there may be none
 (a cello C3 is not an open string). Every other string is silent, like a muted string of a strum, and
 any reading of one is a false report: the figure is their share of the silent string-hops, from the
-first hop to the last, marked PASS or FAIL against the muted-string target of the strums (≤ 1 %). Beside it, for the played string, the share of hops it is heard on and its
-median cents (from its own target). Printed by half (corpus.real_half); the holdout half is only
+first hop to the last, marked PASS or FAIL against the muted-string target of the strums (≤ 1 %).
+Beside it, for the played string, the share of hops it is heard on and its median cents (from its own
+target). Printed by half (corpus.real_half); the holdout half is only
 scored.
 
     Benchmarks/out/venv/bin/python Benchmarks/poly_real.py --ours BIN [--ours BIN2 …]
@@ -82,7 +83,7 @@ def main(argv=None):
         played = ", ".join(TUNINGS[tuning][i] for i in s["played"]) or "none"
         print(f"| `{r['file']}` | {half} | {r['nominal_note']} | {tuning} | {played} | " + " | ".join(cells) + " |")
     print()
-    print(f"| half | " + " | ".join(os.path.basename(b) for b in args.ours) + f" | target |")
+    print("| half | " + " | ".join(os.path.basename(b) for b in args.ours) + " | target |")
     print("|---|" + "---|" * len(args.ours) + "---|")
     for half in ("development", "holdout"):
         cells = []
