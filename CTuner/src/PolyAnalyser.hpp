@@ -9,6 +9,14 @@
 // phase advance, partials shared with another string's series given to the string whose spectral
 // envelope cannot explain them (Klapuri 2003, spectral smoothness: StringPartials.hpp), and Fletcher's
 // stiff-string series fitted to each string's own partials.
+//
+// Two frame lengths. The whole analysis runs on 0.25 s frames, which find a strum's strings soon after
+// it and notice a damped one; and again on 0.5 s frames, whose bins are half as wide, so a B3 or E4
+// whose partials lie a few hertz from the low E's or A's is told apart from them more often, and every
+// reading is steadier. Whether a string sounds is the short frames' to say; a string they hear takes its
+// reading from the long frames when those hear it too, once the long frame pair is past the strum's
+// attack (kLongAfterAttackSeconds) and what the long frames read of it the short frames hold as well
+// (kLongVetoDb); else from the short frames.
 #pragma once
 
 #include <cstddef>
@@ -46,18 +54,34 @@ public:
     void reset();
 
     std::size_t hopSize() const { return hop_; }
-    std::size_t windowSize() const { return frame_ + advance_; }
 
 private:
+    /// The analysis at one frame length: its frame pair and every string's search in it.
+    struct Pass {
+        Pass(const ct_config &c, const double *targets, std::size_t count, double frameSeconds);
+        std::vector<StringPartials> strings;  // first: made (and the configuration checked) before any buffer
+        std::size_t frame, advance;
+        SpectralFrames frames;
+        bool attack = false;  // the frame pair's energy rose kAttackEnergyRise (set by run)
+        double binHz = 0;     // of its spectrum (set by run)
+        double toAmplitude;   // a partial's magnitude × this = the amplitude of its sinusoid
+    };
     void analyse();
+    void run(Pass &pass);
+    void forget();
+    /// How far string i's own partials in the long frames stand above the same frequencies in the short
+    /// frames, each as a sinusoid's amplitude (dB; about 0 when the short frames hold all of them).
+    double shortUnderLongDb(std::size_t i) const;
+    static ct_poly_string reading(const StringPartials &s, double toAmplitude);
 
     double fs_, gateDb_;
-    std::vector<StringPartials> strings_;  // first: made (and the configuration checked) before any buffer
-    std::size_t hop_, frame_, advance_, levelWindow_;
+    Pass short_, long_;
+    std::size_t hop_, levelWindow_;
     Ring history_;
-    SpectralFrames frames_;
     std::vector<ct_poly_string> readings_;
     std::size_t consumed_ = 0, sinceHop_ = 0;
+    long longAfterHops_;
+    long hopsSinceAttack_ = 0;
 };
 
 } // namespace ctuner

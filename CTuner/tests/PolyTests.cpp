@@ -325,3 +325,35 @@ TEST(aTwentyDbStrumKeepsEveryStringToItsEnd) {
     auto hops = analyse(kTargets, x);
     checkEveryString(hops, strings, 0.6, 0.95, [](std::size_t) { return 1.0; });
 }
+
+TEST(aTwentyDbStrumIsReadToAFewTenthsOfACentOnTheLongFrames) {
+    // The strum of aTwentyDbStrumKeepsEveryStringToItsEnd. From 0.8 s every string's reading comes from
+    // the 0.5 s frames (PolyAnalyser: kLongFrameSeconds), whose bins are half as wide: each string's
+    // worst reading is 0.09–0.28 ¢ off (E2 0.28). On the 0.25 s frames alone, 0.20–1.07 ¢ (E2 0.83,
+    // A2 0.69, D3 0.57, B3 1.07, E4 0.43; G3 0.20). The bound, 0.35 ¢, lies between.
+    const std::vector<double> cents = {-7, 21, -15, 11, 26, -19};
+    auto strings = strums::detuned(kTargets, cents, 0.02);
+    std::vector<float> x = strums::strum(strings, kFs, 2.5);
+    addNoiseTwentyDbUnder(x, 9);
+    auto hops = analyse(kTargets, x);
+    for (std::size_t i = 0; i < strings.size(); ++i) {
+        const double worst = maxAbsCents(hops, i, strings[i].frequency, 0.8);
+        CHECK(heardShare(hops, i, 0.8) > 0.99 && worst <= 0.35, "string %zu: heard on %.0f %% of the hops after 0.8 s, worst %.3f ¢",
+              i + 1, 100 * heardShare(hops, i, 0.8), worst);
+    }
+}
+
+TEST(theLongFramesAreReadOnlyOnceTheStrumsOnsetHasLeftThem) {
+    // The strum of allSixStringsDetunedIndependently…: taken as soon as they heard a string, the long
+    // frames read E2 3.5 ¢ off 0.48 s after the strum (the pair still held the onset); 0.4 s after the
+    // short frames' last attack hop, 0.26 ¢; 0.45–0.6 s and never, at most 0.08 ¢ for strings 1–5
+    // (PolyAnalyser: kLongAfterAttackSeconds, 0.5 s). E4's worst, 1.47 ¢, is its short-frame reading at
+    // 0.4 s whatever the rule.
+    const std::vector<double> cents = {-23, 17, 8, -12, 29, -4};
+    auto strings = strums::detuned(kTargets, cents);
+    auto hops = analyse(kTargets, strums::strum(strings, kFs, 1.5, 0.0015));
+    for (std::size_t i = 0; i < 5; ++i) {
+        const double worst = maxAbsCents(hops, i, strings[i].frequency, 0.4);
+        CHECK(worst <= 0.1, "string %zu: worst %.3f ¢ after 0.4 s", i + 1, worst);
+    }
+}
