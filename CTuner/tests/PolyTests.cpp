@@ -311,6 +311,15 @@ TEST(aStrumTwentyDbOverTheNoiseIsHeard) {
     checkEveryString(hops, strings, 0.6, 0.8, [](std::size_t) { return 1.0; });
 }
 
+/// White noise 20 dB under the strum's RMS, strings 20 ms apart, held 2.5 s (noise seed 9): its strings
+/// into `strings`, its hops returned.
+static std::vector<Hop> twentyDbStrumHeldTwoAndAHalfSeconds(std::vector<strums::PluckedString> &strings) {
+    strings = strums::detuned(kTargets, {-7, 21, -15, 11, 26, -19}, 0.02);
+    std::vector<float> x = strums::strum(strings, kFs, 2.5);
+    addNoiseTwentyDbUnder(x, 9);
+    return analyse(kTargets, x);
+}
+
 TEST(aTwentyDbStrumKeepsEveryStringToItsEnd) {
     // White noise 20 dB under the strum's RMS, strings 20 ms apart, held 2.5 s (noise seed 9). Two
     // lower noise floors tried for strings already followed lost this strum's E4 for good: one for
@@ -318,11 +327,8 @@ TEST(aTwentyDbStrumKeepsEveryStringToItsEnd) {
     // the other strings were resolved, each string against the others' state at kOverFloor (stop 17:
     // 1 %). A string's fit from its fainter partials seeds its next hop's search, and another
     // string's series then takes E4's 2nd and 3rd partials. Main hears every string on every hop.
-    const std::vector<double> cents = {-7, 21, -15, 11, 26, -19};
-    auto strings = strums::detuned(kTargets, cents, 0.02);
-    std::vector<float> x = strums::strum(strings, kFs, 2.5);
-    addNoiseTwentyDbUnder(x, 9);
-    auto hops = analyse(kTargets, x);
+    std::vector<strums::PluckedString> strings;
+    auto hops = twentyDbStrumHeldTwoAndAHalfSeconds(strings);
     checkEveryString(hops, strings, 0.6, 0.95, [](std::size_t) { return 1.0; });
 }
 
@@ -331,11 +337,8 @@ TEST(aTwentyDbStrumIsReadToAFewTenthsOfACentOnTheLongFrames) {
     // the 0.5 s frames (PolyAnalyser: kLongFrameSeconds), whose bins are half as wide: each string's
     // worst reading is 0.09–0.28 ¢ off (E2 0.28). On the 0.25 s frames alone, 0.20–1.07 ¢ (E2 0.83,
     // A2 0.69, D3 0.57, B3 1.07, E4 0.43; G3 0.20). The bound, 0.35 ¢, lies between.
-    const std::vector<double> cents = {-7, 21, -15, 11, 26, -19};
-    auto strings = strums::detuned(kTargets, cents, 0.02);
-    std::vector<float> x = strums::strum(strings, kFs, 2.5);
-    addNoiseTwentyDbUnder(x, 9);
-    auto hops = analyse(kTargets, x);
+    std::vector<strums::PluckedString> strings;
+    auto hops = twentyDbStrumHeldTwoAndAHalfSeconds(strings);
     for (std::size_t i = 0; i < strings.size(); ++i) {
         const double worst = maxAbsCents(hops, i, strings[i].frequency, 0.8);
         CHECK(heardShare(hops, i, 0.8) > 0.99 && worst <= 0.35, "string %zu: heard on %.0f %% of the hops after 0.8 s, worst %.3f ¢",
