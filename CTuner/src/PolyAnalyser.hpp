@@ -13,7 +13,8 @@
 // Two frame lengths. The whole analysis runs on 0.25 s frames, which find a strum's strings soon after
 // it and notice a damped one; and again on 0.5 s frames, whose bins are half as wide, so a B3 or E4
 // whose partials lie a few hertz from the low E's or A's is told apart from them more often, and every
-// reading is steadier. Whether a string sounds is the short frames' to say; a string they hear takes its
+// reading is steadier. Whether a string sounds is the short frames' to say (but for a string they had
+// heard for 0.3 s and lose: the long frames keep it, kEstablishedSeconds); a string they hear takes its
 // reading from the long frames when those hear it too, once the long frame pair is past the strum's
 // attack (kLongAfterAttackSeconds) and what the long frames read of it the short frames hold as well
 // (kLongVetoDb); else from the short frames.
@@ -66,6 +67,12 @@ private:
         double binHz = 0;     // of its spectrum (set by run)
         double toAmplitude;   // a partial's magnitude × this = the amplitude of its sinusoid
     };
+    /// What the short frames have said of a string since the last attack.
+    struct SinceAttack {
+        long run = 0;              // hops in a row it has been heard
+        bool established = false;  // heard for kEstablishedSeconds in a row
+        bool damped = false;       // found damped (StringPresence: kDampedFallDb)
+    };
     void analyse();
     void run(Pass &pass);
     void forget();
@@ -82,6 +89,8 @@ private:
     std::size_t consumed_ = 0, sinceHop_ = 0;
     long longAfterHops_;
     long hopsSinceAttack_ = 0;
+    long establishedHops_;
+    std::vector<SinceAttack> since_;
 };
 
 } // namespace ctuner

@@ -251,8 +251,10 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     }
     clarity_ = all > 0 ? ownEnergy_ / all : 0;
     ownFallDb_ = ownOlder > 0 && ownEnergy_ > 0 ? 10 * std::log10(ownEnergy_ / ownOlder) : 0;
-    heard_ = presentBy({own, lowest, lowFound, clean, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_, ownFallDb_,
-                        spectrumFallDb_});
+    const PresenceEvidence evidence{own, lowest, lowFound, clean, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_,
+                                    ownFallDb_, spectrumFallDb_};
+    heard_ = presentBy(evidence);
+    damped_ = own > 0 && dampedBy(evidence);
     if (heard_) {
         // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone
         // 1st partial as it is, however shared).

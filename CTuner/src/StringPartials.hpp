@@ -87,7 +87,7 @@ public:
     void forget() {
         previous_ = {0, 0};
         ownB_ = 0;
-        heard_ = tracked_ = false;
+        heard_ = tracked_ = damped_ = false;
         hopsSinceReported_ = kNeverReported;
     }
 
@@ -104,6 +104,7 @@ public:
     /// Its own partials' summed magnitude² in the newer frame over the older one's, in dB (0 without
     /// own partials): ~−1 dB for a string ringing on, tens of dB once a palm has damped it.
     double ownFallDb() const { return ownFallDb_; }
+    bool damped() const { return damped_; }
     double target() const { return target_; }
     const FoundPartial *partials() const { return found_.data(); }
     std::size_t partialCount() const { return foundCount_; }
@@ -132,6 +133,7 @@ private:
     bool tracked_ = false;  // heard by the rules without the attack guard: followed to the next hop
     double ownEnergy_ = 0, clarity_ = 0;
     double ownFallDb_ = 0;
+    bool damped_ = false;
     double spectrumFallDb_ = 0;  // SharedSpectrum::fallDb (set by search, for resolve)
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
 };

@@ -9,8 +9,11 @@ bool presentBy(const PresenceEvidence &e) {
     const bool oddFound = e.oddPeak >= e.anyPeak * std::pow(10.0, -kOddUnderStrongestDb / 20);
     const bool loudEnough = e.ownPeak >= e.strongest * std::pow(10.0, -kUnderStrongestDb / 20);
     const bool grounded = e.lowest <= kLowestOwnPartial || (e.wasHeard && e.lowFound && e.clean >= kMinCleanPartials);
-    const bool damped = e.spectrumFallDb <= 0 && e.ownFallDb - e.spectrumFallDb <= -kDampedFallDb;
-    return !damped && oddFound && loudEnough && e.own >= kMinOwnPartials && grounded;
+    return !dampedBy(e) && oddFound && loudEnough && e.own >= kMinOwnPartials && grounded;
+}
+
+bool dampedBy(const PresenceEvidence &e) {
+    return e.spectrumFallDb <= 0 && e.ownFallDb - e.spectrumFallDb <= -kDampedFallDb;
 }
 
 } // namespace ctuner

@@ -97,5 +97,7 @@ struct PresenceEvidence {
 /// kOddUnderStrongestDb of the strongest found, its own within kUnderStrongestDb of the spectrum, and
 /// not damped (kDampedFallDb).
 bool presentBy(const PresenceEvidence &e);
+/// Whether the evidence is a damped string (kDampedFallDb).
+bool dampedBy(const PresenceEvidence &e);
 
 } // namespace ctuner
