@@ -247,8 +247,7 @@ void PolyAnalyser::run(Pass &pass) {
     double newer = 0, older = 0;
     for (std::size_t b = 1; b <= limitBin; ++b) {
         newer += double(m[b]) * double(m[b]);
-        const double o = pass.frames.olderMagnitude(long(b));
-        older += o * o;
+        older += pass.frames.olderPower(long(b));
     }
     pass.attack = newer > kAttackEnergyRise * older;
     SharedSpectrum shared{&pass.frames, &f, pass.advance, binHz, kCollisionBins * fs_ / double(pass.frame),

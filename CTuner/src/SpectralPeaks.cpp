@@ -159,6 +159,12 @@ double SpectralFrames::olderMagnitude(long bin) const {
     return std::hypot(double(previousSpectrum_[2 * bin]), double(previousSpectrum_[2 * bin + 1]));
 }
 
+double SpectralFrames::olderPower(long bin) const {
+    if (bin < 0 || std::size_t(2 * bin + 1) >= previousSpectrum_.size()) return 0;
+    const double re = previousSpectrum_[2 * bin], im = previousSpectrum_[2 * bin + 1];
+    return re * re + im * im;
+}
+
 Candidate SpectralFrames::candidateNear(const RealFFT &f, std::size_t D, double predicted, double radius,
                                         double binHz, double floor, double strongest) const {
     const std::vector<float> &magnitudes = magnitudes_;

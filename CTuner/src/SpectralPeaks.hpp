@@ -77,6 +77,8 @@ public:
 
     /// The magnitude at `bin` in the older frame of the last framePair() (0 outside its analysed bins).
     double olderMagnitude(long bin) const;
+    /// The same, squared (re² + im²: no square root, for sums of energy over many bins).
+    double olderPower(long bin) const;
 
     const std::vector<float> &magnitudes() const { return magnitudes_; }
     double fs() const { return fs_; }
