@@ -201,8 +201,8 @@ void PolyAnalyser::analyse() {
     for (std::size_t i = 0; i < readings_.size(); ++i) {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
-        a.run = s.heard() ? a.run + 1 : 0;
-        a.established = a.established || a.run >= establishedHops_;
+        a.heardInARow = s.heard() ? a.heardInARow + 1 : 0;
+        a.established = a.established || a.heardInARow >= establishedHops_;
         a.damped = a.damped || s.damped();
         // Whether a string sounds is the short frames' to say, but for an established string they lose
         // (kEstablishedSeconds); the long frames, when they hear it too, say how it is tuned.
@@ -224,8 +224,9 @@ double PolyAnalyser::shortUnderLongDb(std::size_t i) const {
         double peak = 0;  // the short spectrum's bin nearest the partial, or a neighbour's
         for (long d = b - 1; d <= b + 1; ++d)
             if (d > 0 && std::size_t(d) < m.size()) peak = std::max(peak, double(m[std::size_t(d)]));
-        inLong += std::pow(p.magnitude * long_.toAmplitude, 2);
-        inShort += std::pow(peak * short_.toAmplitude, 2);
+        const double inLongFrames = p.magnitude * long_.toAmplitude, inShortFrames = peak * short_.toAmplitude;
+        inLong += inLongFrames * inLongFrames;
+        inShort += inShortFrames * inShortFrames;
     }
     if (inLong <= 0) return 0;
     return inShort > 0 ? 10 * std::log10(inLong / inShort) : INFINITY;

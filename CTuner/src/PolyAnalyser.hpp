@@ -69,7 +69,7 @@ private:
     };
     /// What the short frames have said of a string since the last attack.
     struct SinceAttack {
-        long run = 0;              // hops in a row it has been heard
+        long heardInARow = 0;      // hops in a row it has been heard
         bool established = false;  // heard for kEstablishedSeconds in a row
         bool damped = false;       // found damped (StringPresence: kDampedFallDb)
     };
