@@ -213,6 +213,7 @@ double StringPartials::cleanBelowOnOneOverK(int k) const {
 void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {
     std::size_t own = 0, settledOwn = 0;  // settled: not rising (kAttackRise)
     std::size_t clean = 0;  // own partials above the 2nd that no other string's series claims
+    std::size_t cleanLow = 0;  // of them, those up to kCleanStartHighestPartial
     bool lowFound = false;  // partial 1 or 2 found, whether own or shared
     double oddPeak = 0, anyPeak = 0, ownPeak = 0;  // the largest magnitudes: odd-numbered found, any found, own
     int lowest = kStringPartials + 1, settledLowest = kStringPartials + 1;
@@ -237,7 +238,10 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         if (p.k % 2 == 1) oddPeak = std::max(oddPeak, p.magnitude);
         anyPeak = std::max(anyPeak, p.magnitude);
         if (!p.own) continue;
-        if (!p.claimed && p.k > kLowestOwnPartial) ++clean;
+        if (!p.claimed && p.k > kLowestOwnPartial) {
+            ++clean;
+            if (p.k <= kCleanStartHighestPartial) ++cleanLow;
+        }
         const double r = contamination / kContamination;
         fitting_[own++] = {p.k, p.frequency, p.magnitude / std::sqrt(1 + r * r)};  // weight ∝ magnitude²
         ownEnergy_ += energy;
@@ -251,7 +255,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     }
     clarity_ = all > 0 ? ownEnergy_ / all : 0;
     ownFallDb_ = ownOlder > 0 && ownEnergy_ > 0 ? 10 * std::log10(ownEnergy_ / ownOlder) : 0;
-    const PresenceEvidence evidence{own, lowest, lowFound, clean, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_,
+    const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_,
                                     ownFallDb_, spectrumFallDb_};
     heard_ = presentBy(evidence);
     damped_ = own > 0 && dampedBy(evidence);

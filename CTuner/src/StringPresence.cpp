@@ -8,7 +8,8 @@ namespace ctuner {
 bool presentBy(const PresenceEvidence &e) {
     const bool oddFound = e.oddPeak >= e.anyPeak * std::pow(10.0, -kOddUnderStrongestDb / 20);
     const bool loudEnough = e.ownPeak >= e.strongest * std::pow(10.0, -kUnderStrongestDb / 20);
-    const bool grounded = e.lowest <= kLowestOwnPartial || (e.wasHeard && e.lowFound && e.clean >= kMinCleanPartials);
+    const std::size_t clean = e.wasHeard ? e.clean : e.cleanLow;
+    const bool grounded = e.lowest <= kLowestOwnPartial || (e.lowFound && clean >= kMinCleanPartials);
     return !dampedBy(e) && oddFound && loudEnough && e.own >= kMinOwnPartials && grounded;
 }
 

@@ -1,6 +1,6 @@
 // PresenceTests.cpp — StringPresence's rules on evidence made by hand, each from both sides of its
 // threshold: a string is sounding only with enough own partials, grounded on its 1st or 2nd (or, when
-// heard the hop before, on clean ones), with odd partials and loud enough.
+// with those shared, on clean ones), with odd partials and loud enough.
 #include "Check.hpp"
 
 #include "../src/StringPresence.hpp"
@@ -45,6 +45,22 @@ TEST(aStringHeardTheHopBeforeStaysOnItsCleanPartials) {
     e.clean = kMinCleanPartials - 1;
     CHECK(!presentBy(e), "one clean partial too few");
     e.clean = kMinCleanPartials;
+    e.lowFound = false;
+    CHECK(!presentBy(e), "no 1st or 2nd partial found at all");
+}
+
+TEST(aStringStartsOnCleanPartialsOnlyAmongItsLowest) {
+    PresenceEvidence e = sounding();
+    e.lowest = 3;  // 1st and 2nd found but left to another string
+    e.wasHeard = false;
+    e.clean = e.cleanLow = kMinCleanPartials;
+    CHECK(presentBy(e), "not heard before, enough clean partials up to the %dth", kCleanStartHighestPartial);
+    e.cleanLow = kMinCleanPartials - 1;
+    CHECK(!presentBy(e), "not heard before, one of them above the %dth", kCleanStartHighestPartial);
+    e.wasHeard = true;
+    CHECK(presentBy(e), "heard before: clean partials anywhere keep it");
+    e.wasHeard = false;
+    e.cleanLow = kMinCleanPartials;
     e.lowFound = false;
     CHECK(!presentBy(e), "no 1st or 2nd partial found at all");
 }
