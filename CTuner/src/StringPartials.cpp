@@ -255,8 +255,15 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     }
     clarity_ = all > 0 ? ownEnergy_ / all : 0;
     ownFallDb_ = ownOlder > 0 && ownEnergy_ > 0 ? 10 * std::log10(ownEnergy_ / ownOlder) : 0;
-    const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, wasHeard_, oddPeak, anyPeak, ownPeak, strongest_,
-                                    ownFallDb_, spectrumFallDb_};
+    double nonMultiplePeak = anyPeak;  // see PresenceEvidence
+    for (int m = 3; m <= kHighestNoteMultiple; ++m) {
+        double multiple = 0, other = 0;
+        for (std::size_t i = 0; i < foundCount_; ++i)
+            (found_[i].k % m == 0 ? multiple : other) = std::max(found_[i].k % m == 0 ? multiple : other, found_[i].magnitude);
+        if (multiple >= anyPeak) nonMultiplePeak = std::min(nonMultiplePeak, other);
+    }
+    const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, wasHeard_, oddPeak, nonMultiplePeak, anyPeak,
+                                    ownPeak, strongest_, ownFallDb_, spectrumFallDb_};
     heard_ = presentBy(evidence);
     damped_ = own > 0 && dampedBy(evidence);
     if (heard_) {

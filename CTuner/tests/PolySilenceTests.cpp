@@ -1,5 +1,6 @@
 // PolySilenceTests.cpp — strings of a tuning that nobody plays stay silent beside one that sounds: a
-// silent string whose even partials are another note's (StringPresence: kOddUnderStrongestDb), a string
+// silent string whose even partials are another note's (StringPresence: kOddUnderStrongestDb) or whose
+// every m-th are (kNonMultipleUnderStrongestDb), a string
 // far under the loudest (kUnderStrongestDb), and one without its 1st partial (PolyAnalyser:
 // kResumeSeconds). Each threshold is bracketed from both sides: the decibel ones fail at 35 and at
 // 45 dB, kResumeSeconds at 0.15 and at 0.3 s.
@@ -26,7 +27,30 @@ std::vector<strums::PluckedString> gTwoWithOddPartialsUnder(double underDb) {
     high.B = 4 * low.B;
     return {low, high};
 }
+
+/// A G2 whose partials other than every 3rd stand `underDb` under a louder note 3× higher (D4, as a
+/// fretted note beside the open G string) whose partials fall exactly on the G2's 3rd, 6th, 9th….
+std::vector<strums::PluckedString> gTwoUnderANoteOnItsEveryThird(double underDb) {
+    strums::PluckedString low, high;
+    low.frequency = kCello[1];
+    low.amplitude = 0.15 * std::pow(10.0, -underDb / 20);
+    high.frequency = 3 * kCello[1] * std::sqrt(1 + 9 * low.B) / std::sqrt(1 + low.B);
+    high.B = 9 * low.B;
+    return {low, high};
+}
 } // namespace
+
+TEST(aStringWhoseEveryThirdPartialIsALouderNotesIsHeardUntilTheOthersFade) {
+    // A G2 20 dB under a D4 on its 3rd, 6th, 9th partials is a G2 beside the D4 and is read; 30 dB under,
+    // its 1st, 2nd, 4th, 5th are what a silent G2 finds in noise beside a note 3× higher
+    // (kNonMultipleUnderStrongestDb at 25 dB; fails without the rule and at 35, and at 15).
+    auto hops = analyse(kCello, strums::strum(gTwoUnderANoteOnItsEveryThird(20), kFs, 1.5, 0.0001));
+    double heard = 0;
+    const double m = medianCents(hops, 1, kCello[1], 0.4, &heard);
+    CHECK(heard > 0.9 && std::abs(m) <= 0.5, "20 dB under: G2 median %.3f ¢, heard on %.0f %%", m, 100 * heard);
+    hops = analyse(kCello, strums::strum(gTwoUnderANoteOnItsEveryThird(30), kFs, 1.5, 0.0001));
+    CHECK(heardShare(hops, 1, 0.3) <= 0.01, "30 dB under: G2 heard on %.1f %% of the hops", 100 * heardShare(hops, 1, 0.3));
+}
 
 TEST(aSilentStringWhoseEvenPartialsAreAnotherNotesIsNotHeard) {
     // A plucked C2 on a cello: G2's 2nd, 4th, 6th partials are C2's 3rd, 6th, 9th, and G2's odd ones

@@ -1,6 +1,6 @@
 // PresenceTests.cpp — StringPresence's rules on evidence made by hand, each from both sides of its
 // threshold: a string is sounding only with enough own partials, grounded on its 1st or 2nd (or, when
-// with those shared, on clean ones), with odd partials and loud enough.
+// with those shared, on clean ones), with odd partials, partials off every m-th, and loud enough.
 #include "Check.hpp"
 
 #include "../src/StringPresence.hpp"
@@ -18,7 +18,7 @@ PresenceEvidence sounding() {
     e.lowest = 1;
     e.lowFound = true;
     e.clean = 1;
-    e.oddPeak = e.anyPeak = e.ownPeak = e.strongest = 1.0;
+    e.oddPeak = e.nonMultiplePeak = e.anyPeak = e.ownPeak = e.strongest = 1.0;
     return e;
 }
 double underDb(double db) { return std::pow(10.0, -db / 20); }
@@ -65,12 +65,17 @@ TEST(aStringStartsOnCleanPartialsOnlyAmongItsLowest) {
     CHECK(!presentBy(e), "no 1st or 2nd partial found at all");
 }
 
-TEST(oddPartialsAndLevelAreBracketedAtTheirThresholds) {
+TEST(oddPartialsPartialsOffEveryMthAndLevelAreBracketedAtTheirThresholds) {
     PresenceEvidence e = sounding();
     e.oddPeak = underDb(kOddUnderStrongestDb - 1);
     CHECK(presentBy(e), "odd partials %g dB under the strongest found", kOddUnderStrongestDb - 1);
     e.oddPeak = underDb(kOddUnderStrongestDb + 1);
     CHECK(!presentBy(e), "odd partials %g dB under the strongest found", kOddUnderStrongestDb + 1);
+    e = sounding();
+    e.nonMultiplePeak = underDb(kNonMultipleUnderStrongestDb - 1);
+    CHECK(presentBy(e), "partials off every m-th %g dB under the strongest found", kNonMultipleUnderStrongestDb - 1);
+    e.nonMultiplePeak = underDb(kNonMultipleUnderStrongestDb + 1);
+    CHECK(!presentBy(e), "partials off every m-th %g dB under the strongest found", kNonMultipleUnderStrongestDb + 1);
     e = sounding();
     e.ownPeak = underDb(kUnderStrongestDb - 1);
     CHECK(presentBy(e), "own partials %g dB under the spectrum's strongest", kUnderStrongestDb - 1);
