@@ -119,6 +119,7 @@ void StringPartials::searchFrom(const SharedSpectrum &s, StiffString fit) {
     foundCount_ = 0;
     heard_ = false;
     strongest_ = s.strongest;
+    floor_ = s.floor;
     spectrumFallDb_ = s.fallDb;
     ownEnergy_ = clarity_ = 0;
     std::size_t fitted = 0;
@@ -263,7 +264,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         if (multiple >= anyPeak) nonMultiplePeak = std::min(nonMultiplePeak, other);
     }
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, wasHeard_, oddPeak, nonMultiplePeak, anyPeak,
-                                    ownPeak, strongest_, ownFallDb_, spectrumFallDb_};
+                                    ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_};
     heard_ = presentBy(evidence);
     damped_ = own > 0 && dampedBy(evidence);
     if (heard_) {

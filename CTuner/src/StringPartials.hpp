@@ -136,6 +136,7 @@ private:
     bool damped_ = false;
     double spectrumFallDb_ = 0;  // SharedSpectrum::fallDb (set by search, for resolve)
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
+    double floor_ = 0;      // the analysed spectrum's noise floor (set by search, for resolve)
 };
 
 } // namespace ctuner

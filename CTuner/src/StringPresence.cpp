@@ -8,7 +8,8 @@ namespace ctuner {
 bool presentBy(const PresenceEvidence &e) {
     const bool oddFound = e.oddPeak >= e.anyPeak * std::pow(10.0, -kOddUnderStrongestDb / 20);
     const bool notAHigherNote = e.nonMultiplePeak >= e.anyPeak * std::pow(10.0, -kNonMultipleUnderStrongestDb / 20);
-    const bool loudEnough = e.ownPeak >= e.strongest * std::pow(10.0, -kUnderStrongestDb / 20);
+    const bool loudEnough = e.ownPeak >= e.strongest * std::pow(10.0, -kUnderStrongestDb / 20) &&
+                            (e.wasHeard || e.ownPeak >= e.floor * std::pow(10.0, kOwnOverFloorDb / 20));
     const std::size_t clean = e.wasHeard ? e.clean : e.cleanLow;
     const bool grounded = e.lowest <= kLowestOwnPartial || (e.lowFound && clean >= kMinCleanPartials);
     return !dampedBy(e) && oddFound && notAHigherNote && loudEnough && e.own >= kMinOwnPartials && grounded;

@@ -77,6 +77,13 @@ TEST(oddPartialsPartialsOffEveryMthAndLevelAreBracketedAtTheirThresholds) {
     e.nonMultiplePeak = underDb(kNonMultipleUnderStrongestDb + 1);
     CHECK(!presentBy(e), "partials off every m-th %g dB under the strongest found", kNonMultipleUnderStrongestDb + 1);
     e = sounding();
+    e.floor = underDb(kOwnOverFloorDb + 1);
+    CHECK(presentBy(e), "own partials %g dB over the floor", kOwnOverFloorDb + 1);
+    e.floor = underDb(kOwnOverFloorDb - 1);
+    CHECK(!presentBy(e), "own partials %g dB over the floor", kOwnOverFloorDb - 1);
+    e.wasHeard = true;
+    CHECK(presentBy(e), "own partials %g dB over the floor, heard the hop before", kOwnOverFloorDb - 1);
+    e = sounding();
     e.ownPeak = underDb(kUnderStrongestDb - 1);
     CHECK(presentBy(e), "own partials %g dB under the spectrum's strongest", kUnderStrongestDb - 1);
     e.ownPeak = underDb(kUnderStrongestDb + 1);
