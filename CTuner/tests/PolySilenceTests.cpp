@@ -17,27 +17,23 @@ namespace {
 /// A cello's open strings, C2 G2 D3 A3 (A4 = 440 Hz).
 const std::vector<double> kCello = {65.406, 97.999, 146.832, 220.0};
 
-/// A G2 whose odd partials stand `underDb` under its even ones: a quiet G2 and a louder string an
-/// octave up whose partials fall exactly on the G2's even ones (4× the inharmonicity, f1 set so).
-std::vector<strums::PluckedString> gTwoWithOddPartialsUnder(double underDb) {
+/// A quiet G2 whose partials other than every m-th stand `underDb` under a louder note m× higher, whose
+/// partials fall exactly on the G2's m-th, 2m-th… (m² × the inharmonicity, f1 set so).
+std::vector<strums::PluckedString> gTwoUnderANoteOnItsEvery(int m, double underDb) {
     strums::PluckedString low, high;
     low.frequency = kCello[1];
     low.amplitude = 0.15 * std::pow(10.0, -underDb / 20);
-    high.frequency = 2 * kCello[1] * std::sqrt(1 + 4 * low.B) / std::sqrt(1 + low.B);
-    high.B = 4 * low.B;
+    high.frequency = m * kCello[1] * std::sqrt(1 + m * m * low.B) / std::sqrt(1 + low.B);
+    high.B = m * m * low.B;
     return {low, high};
 }
 
+/// A G2 whose odd partials stand `underDb` under its even ones: a louder string an octave up on them.
+std::vector<strums::PluckedString> gTwoWithOddPartialsUnder(double underDb) { return gTwoUnderANoteOnItsEvery(2, underDb); }
+
 /// A G2 whose partials other than every 3rd stand `underDb` under a louder note 3× higher (D4, as a
-/// fretted note beside the open G string) whose partials fall exactly on the G2's 3rd, 6th, 9th….
-std::vector<strums::PluckedString> gTwoUnderANoteOnItsEveryThird(double underDb) {
-    strums::PluckedString low, high;
-    low.frequency = kCello[1];
-    low.amplitude = 0.15 * std::pow(10.0, -underDb / 20);
-    high.frequency = 3 * kCello[1] * std::sqrt(1 + 9 * low.B) / std::sqrt(1 + low.B);
-    high.B = 9 * low.B;
-    return {low, high};
-}
+/// fretted note beside the open G string).
+std::vector<strums::PluckedString> gTwoUnderANoteOnItsEveryThird(double underDb) { return gTwoUnderANoteOnItsEvery(3, underDb); }
 } // namespace
 
 TEST(aStringWhoseEveryThirdPartialIsALouderNotesIsHeardUntilTheOthersFade) {

@@ -51,6 +51,23 @@ void checkEveryString(const std::vector<Hop> &hops, const std::vector<strums::Pl
               100 * heard, from, m, bound(i));
     }
 }
+
+/// A strum of `cents` (NaN: muted), `seconds` long in white noise of RMS 1e-4, whose string `quiet` is
+/// played at `amplitude` and plucked at `pluckAt`: that string heard on over 90 % of the hops after
+/// 0.4 s, it and the string `beside` it read within 0.5 ¢ in median.
+void checkQuietStringBesideAnother(const std::vector<double> &cents, std::size_t quiet, double amplitude, double pluckAt,
+                                   std::size_t beside, double seconds) {
+    auto strings = strums::detuned(kTargets, cents);
+    strings[quiet].amplitude = amplitude;
+    strings[quiet].pluckAt = pluckAt;
+    auto hops = analyse(kTargets, strums::strum(strings, kFs, seconds, 0.0001));
+    double heard = 0;
+    const double m = medianCents(hops, quiet, strings[quiet].frequency, 0.4, &heard);
+    CHECK(heard > 0.9 && std::abs(m) <= 0.5, "string %zu: median %.3f ¢, heard on %.0f %% of the hops", quiet + 1, m,
+          100 * heard);
+    const double other = medianCents(hops, beside, strings[beside].frequency, 0.4);
+    CHECK(std::abs(other) <= 0.5, "string %zu beside it: median %.3f ¢", beside + 1, other);
+}
 } // namespace
 
 TEST(allSixStringsDetunedIndependentlyReadWithinHalfACent) {
@@ -110,15 +127,7 @@ TEST(aQuietHighEWhoseFirstTwoPartialsAreTheA2sIsHeardThroughItsCleanOnes) {
     // envelope, so left to A2; its higher partials move clear of A2's series. FluidR3's strums lose B3
     // and E4 this way (BENCHMARKS.md, "Strums"). Without kMinCleanPartials E4 was heard on 81 % of the
     // hops (an A2 with B = 4e-4 or a louder E4 does not tell the rule apart).
-    auto strings = strums::detuned(kTargets, {kNaN, 0, kNaN, kNaN, kNaN, 17});
-    strings[5].amplitude = 0.04;
-    strings[5].pluckAt = 0.3;
-    auto hops = analyse(kTargets, strums::strum(strings, kFs, 1.5, 0.0001));
-    double heard = 0;
-    const double m = medianCents(hops, 5, strings[5].frequency, 0.4, &heard);
-    CHECK(heard > 0.9 && std::abs(m) <= 0.5, "E4: median %.3f ¢, heard on %.0f %% of the hops", m, 100 * heard);
-    const double a2 = medianCents(hops, 1, strings[1].frequency, 0.4);
-    CHECK(std::abs(a2) <= 0.5, "A2 beside it: median %.3f ¢", a2);
+    checkQuietStringBesideAnother({kNaN, 0, kNaN, kNaN, kNaN, 17}, 5, 0.04, 0.3, 1, 1.5);
 }
 
 TEST(aQuietB3WhoseFirstTwoPartialsLieOnTheLowEsIsHeardThroughItsCleanOnes) {
@@ -127,15 +136,7 @@ TEST(aQuietB3WhoseFirstTwoPartialsLieOnTheLowEsIsHeardThroughItsCleanOnes) {
     // 18 dB under E2 and plucked near its middle, is weaker there than E2's envelope: both are left to
     // E2. Its 3rd, 5th and 7th are clear. Not heard before, it must start on them
     // (kCleanStartHighestPartial): heard on 0 % of the hops without that, 97 % with it.
-    auto strings = strums::detuned(kTargets, {-29.4, kNaN, kNaN, kNaN, 10.3, kNaN});
-    strings[4].amplitude = 0.018;
-    strings[4].pluckAt = 0.45;
-    auto hops = analyse(kTargets, strums::strum(strings, kFs, 2.0, 0.0001));
-    double heard = 0;
-    const double m = medianCents(hops, 4, strings[4].frequency, 0.4, &heard);
-    CHECK(heard > 0.9 && std::abs(m) <= 0.5, "B3: median %.3f ¢, heard on %.0f %% of the hops", m, 100 * heard);
-    const double e2 = medianCents(hops, 0, strings[0].frequency, 0.4);
-    CHECK(std::abs(e2) <= 0.5, "E2 beside it: median %.3f ¢", e2);
+    checkQuietStringBesideAnother({-29.4, kNaN, kNaN, kNaN, 10.3, kNaN}, 4, 0.018, 0.45, 0, 2.0);
 }
 
 TEST(stringsASemitoneOffTheirTargetsAreReadThere) {
