@@ -259,8 +259,10 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     double nonMultiplePeak = anyPeak;  // see PresenceEvidence
     for (int m = 3; m <= kHighestNoteMultiple; ++m) {
         double multiple = 0, other = 0;
-        for (std::size_t i = 0; i < foundCount_; ++i)
-            (found_[i].k % m == 0 ? multiple : other) = std::max(found_[i].k % m == 0 ? multiple : other, found_[i].magnitude);
+        for (std::size_t i = 0; i < foundCount_; ++i) {
+            double &peak = found_[i].k % m == 0 ? multiple : other;
+            peak = std::max(peak, found_[i].magnitude);
+        }
         if (multiple >= anyPeak) nonMultiplePeak = std::min(nonMultiplePeak, other);
     }
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, wasHeard_, oddPeak, nonMultiplePeak, anyPeak,

@@ -94,8 +94,8 @@ inline constexpr double kUnderStrongestDb = 40.0;
 /// over the noise floor (the spectrum's median magnitude). Each partial need only stand 14 dB over it to
 /// be found (StringPartials: kOverFloor), which keeps a quiet string's weaker partials in its fit; but a
 /// string all of whose partials are that faint is what a silent string finds in a real recording's room
-/// and bow noise: a cello's silent D3 and A3 read +45 and −67 ¢ from peaks 14–20 dB over the floor and
-/// 30–40 dB under a bowed C5. A string that sounds, even at 20 dB SNR in a strum of six, has a partial
+/// and bow noise: a cello's silent D3 and A3 read +45 and −67 ¢ from peaks 14–27 dB over the floor (the
+/// strongest of a hop's 23–27 dB) and 30–40 dB under a bowed C5. A string that sounds, even at 20 dB SNR in a strum of six, has a partial
 /// far higher. Only to start: a string already heard keeps its reading when a new strum's attack lifts
 /// the floor for a few hops (PolySilenceTests' G3 34 dB under a later A2 was lost for good when the rule
 /// held at every hop: the attack put the floor within 27 dB of it). Measured with --poly, silent strings
@@ -157,11 +157,10 @@ struct PresenceEvidence {
 
 /// Whether the evidence is a sounding string: enough own partials, one of them the 1st or 2nd (or,
 /// with the 1st or 2nd found but shared, kMinCleanPartials clean ones: for a string not heard the hop
-/// before, among its lowest, kCleanStartHighestPartial), odd partials within
-/// kOddUnderStrongestDb of the strongest found, and partials off every m-th within
-/// kNonMultipleUnderStrongestDb, its own within kUnderStrongestDb of the spectrum and kOwnOverFloorDb
-/// over its floor, and
-/// not damped (kDampedFallDb).
+/// before, among its lowest, kCleanStartHighestPartial); odd partials within kOddUnderStrongestDb of the
+/// strongest found, and partials off every m-th within kNonMultipleUnderStrongestDb; its own within
+/// kUnderStrongestDb of the spectrum, and to start kOwnOverFloorDb over its floor; not damped
+/// (kDampedFallDb).
 bool presentBy(const PresenceEvidence &e);
 /// Whether the evidence is a damped string (kDampedFallDb).
 bool dampedBy(const PresenceEvidence &e);
