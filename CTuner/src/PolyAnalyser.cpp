@@ -155,6 +155,10 @@ void PolyAnalyser::reset() {
 void PolyAnalyser::forget() {
     for (StringPartials &s : short_.strings) s.forget();
     for (StringPartials &s : long_.strings) s.forget();
+    restartSinceAttack();
+}
+
+void PolyAnalyser::restartSinceAttack() {
     hopsSinceAttack_ = 0;
     for (SinceAttack &a : since_) a = {};
 }
@@ -192,8 +196,7 @@ void PolyAnalyser::analyse() {
     run(short_);
     run(long_);
     if (short_.attack) {
-        hopsSinceAttack_ = 0;
-        for (SinceAttack &a : since_) a = {};
+        restartSinceAttack();
     } else if (hopsSinceAttack_ < longAfterHops_) {
         ++hopsSinceAttack_;
     }
@@ -215,15 +218,11 @@ void PolyAnalyser::analyse() {
 
 double PolyAnalyser::shortUnderLongDb(std::size_t i) const {
     const StringPartials &l = long_.strings[i];
-    const std::vector<float> &m = short_.frames.magnitudes();
     double inLong = 0, inShort = 0;
     for (std::size_t j = 0; j < l.partialCount(); ++j) {
         const FoundPartial &p = l.partials()[j];
         if (!p.own) continue;
-        const long b = std::lround(p.frequency / short_.binHz);
-        double peak = 0;  // the short spectrum's bin nearest the partial, or a neighbour's
-        for (long d = b - 1; d <= b + 1; ++d)
-            if (d > 0 && std::size_t(d) < m.size()) peak = std::max(peak, double(m[std::size_t(d)]));
+        const double peak = short_.frames.largestNear(p.frequency, short_.binHz, short_.bins);
         const double inLongFrames = p.magnitude * long_.toAmplitude, inShortFrames = peak * short_.toAmplitude;
         inLong += inLongFrames * inLongFrames;
         inShort += inShortFrames * inShortFrames;
@@ -240,7 +239,7 @@ ct_poly_string PolyAnalyser::reading(const StringPartials &s, double toAmplitude
 void PolyAnalyser::run(Pass &pass) {
     RealFFT &f = pass.frames.fftFor(pass.frame);
     pass.frames.framePair(f, history_, pass.frame, pass.advance);
-    const std::size_t bins = f.size / 2 + 1;
+    const std::size_t bins = pass.bins = f.size / 2 + 1;
     const double binHz = pass.binHz = fs_ / double(f.size);
     const double limit = std::min(kPartialLimitOfRate * fs_, kPartialLimitHz);
     const std::vector<float> &m = pass.frames.magnitudes();

@@ -65,6 +65,7 @@ private:
         SpectralFrames frames;
         bool attack = false;  // the frame pair's energy rose kAttackEnergyRise (set by run)
         double binHz = 0;     // of its spectrum (set by run)
+        std::size_t bins = 0; // of its spectrum (set by run)
         double toAmplitude;   // a partial's magnitude × this = the amplitude of its sinusoid
     };
     /// What the short frames have said of a string since the last attack.
@@ -76,6 +77,8 @@ private:
     void analyse();
     void run(Pass &pass);
     void forget();
+    /// Forgets what the short frames have said of each string since the last attack (SinceAttack).
+    void restartSinceAttack();
     /// How far string i's own partials in the long frames stand above the same frequencies in the short
     /// frames, each as a sinusoid's amplitude (dB; about 0 when the short frames hold all of them).
     double shortUnderLongDb(std::size_t i) const;

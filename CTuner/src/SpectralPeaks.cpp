@@ -159,6 +159,12 @@ double SpectralFrames::olderMagnitude(long bin) const {
     return std::hypot(double(previousSpectrum_[2 * bin]), double(previousSpectrum_[2 * bin + 1]));
 }
 
+double SpectralFrames::largestNear(double frequency, double binHz, std::size_t bins) const {
+    const long centre = long(std::lround(frequency / binHz));
+    if (centre < 2 || centre > long(bins) - 3) return 0;
+    return std::max({magnitudes_[centre - 1], magnitudes_[centre], magnitudes_[centre + 1]});
+}
+
 double SpectralFrames::olderPower(long bin) const {
     if (bin < 0 || std::size_t(2 * bin + 1) >= previousSpectrum_.size()) return 0;
     const double re = previousSpectrum_[2 * bin], im = previousSpectrum_[2 * bin + 1];

@@ -80,6 +80,10 @@ public:
     /// The same, squared (re² + im²: no square root, for sums of energy over many bins).
     double olderPower(long bin) const;
 
+    /// The largest magnitude of the last spectrum within ±1 bin of `frequency` (bins of binHz; a
+    /// partial's peak wherever it falls between bins), 0 within 2 bins of either end of its `bins`.
+    double largestNear(double frequency, double binHz, std::size_t bins) const;
+
     const std::vector<float> &magnitudes() const { return magnitudes_; }
     double fs() const { return fs_; }
 

@@ -80,21 +80,12 @@ StringPartials::StringPartials(double target, double searchCents, int resumeHops
     : target_(target), low_(target * std::exp2(-searchCents / 1200.0)), high_(target * std::exp2(searchCents / 1200.0)),
       resumeHops_(resumeHops) {}
 
-/// The largest magnitude within ±1 bin of `frequency` (0 outside the analysed range).
-static double magnitudeNear(const SharedSpectrum &s, double frequency) {
-    const std::vector<float> &m = s.frames->magnitudes();
-    const long bins = long(s.fft->size / 2 + 1);
-    const long centre = long(std::lround(frequency / s.binHz));
-    if (centre < 2 || centre > bins - 3) return 0;
-    return std::max({m[centre - 1], m[centre], m[centre + 1]});
-}
-
 double StringPartials::coarse(const SharedSpectrum &s) const {
     double best = 0, bestScore = -1;
     const double step = std::exp2(kCoarseStepCents / 1200.0);
     for (double f = low_; f <= high_; f *= step) {
         double score = 0;
-        for (int k = 1; k <= kCoarsePartials && k * f < s.limitHz; ++k) score += magnitudeNear(s, k * f);
+        for (int k = 1; k <= kCoarsePartials && k * f < s.limitHz; ++k) score += s.frames->largestNear(k * f, s.binHz, s.fft->size / 2 + 1);
         if (score > bestScore) {
             bestScore = score;
             best = f;
