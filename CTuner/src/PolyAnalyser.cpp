@@ -135,9 +135,10 @@ PolyAnalyser::Pass::Pass(const ct_config &c, const double *targets, std::size_t 
 
 PolyAnalyser::PolyAnalyser(const ct_config &c, const double *targets, std::size_t count)
     : fs_(c.sample_rate), gateDb_(c.gate_db), short_(c, targets, count, kFrameSeconds),
-      long_(c, targets, count, kLongFrameSeconds), hop_(std::size_t(std::lround(c.sample_rate * c.hop_seconds))),
+      long_(c, targets, count, kLongFrameSeconds), palms_(c.sample_rate, count),
+      hop_(std::size_t(std::lround(c.sample_rate * c.hop_seconds))),
       levelWindow_(std::size_t(std::ceil(kLevelSeconds * c.sample_rate))),
-      history_(long_.frame + long_.advance + 16), readings_(count),
+      history_(std::max(long_.frame + long_.advance, palms_.span()) + 16), readings_(count),
       longAfterHops_(std::lround(kLongAfterAttackSeconds / c.hop_seconds)),
       establishedHops_(std::lround(kEstablishedSeconds / c.hop_seconds)), since_(count) {
     reset();
@@ -161,6 +162,7 @@ void PolyAnalyser::forget() {
 void PolyAnalyser::restartSinceAttack() {
     hopsSinceAttack_ = 0;
     for (SinceAttack &a : since_) a = {};
+    palms_.forget();
 }
 
 void PolyAnalyser::process(const float *samples, std::size_t count) {
@@ -201,12 +203,14 @@ void PolyAnalyser::analyse() {
         ++hopsSinceAttack_;
     }
     const bool longPastAttack = hopsSinceAttack_ >= longAfterHops_;
+    palms_.watch(history_, short_.strings.data(), short_.strings.size(), short_.attack, partialLimit());
     for (std::size_t i = 0; i < readings_.size(); ++i) {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
         a.heardInARow = s.heard() ? a.heardInARow + 1 : 0;
         a.established = a.established || a.heardInARow >= establishedHops_;
-        a.damped = a.damped || s.damped();
+        a.damped = a.damped || s.damped() || palms_.damped(i);
+        if (palms_.damped(i)) continue;
         // Whether a string sounds is the short frames' to say, but for an established string they lose
         // (kEstablishedSeconds); the long frames, when they hear it too, say how it is tuned.
         const bool kept = a.established && !a.damped;
@@ -215,6 +219,8 @@ void PolyAnalyser::analyse() {
         readings_[i] = fromLong ? reading(l, long_.toAmplitude) : reading(s, short_.toAmplitude);
     }
 }
+
+double PolyAnalyser::partialLimit() const { return std::min(kPartialLimitOfRate * fs_, kPartialLimitHz); }
 
 double PolyAnalyser::shortUnderLongDb(std::size_t i) const {
     const StringPartials &l = long_.strings[i];
@@ -241,7 +247,7 @@ void PolyAnalyser::run(Pass &pass) {
     pass.frames.framePair(f, history_, pass.frame, pass.advance);
     const std::size_t bins = pass.bins = f.size / 2 + 1;
     const double binHz = pass.binHz = fs_ / double(f.size);
-    const double limit = std::min(kPartialLimitOfRate * fs_, kPartialLimitHz);
+    const double limit = partialLimit();
     const std::vector<float> &m = pass.frames.magnitudes();
     const std::size_t limitBin = std::min(bins - 1, std::size_t(limit / binHz));
     double newer = 0, older = 0;

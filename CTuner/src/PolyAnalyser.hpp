@@ -17,7 +17,8 @@
 // heard for 0.3 s and lose: the long frames keep it, kEstablishedSeconds); a string they hear takes its
 // reading from the long frames when those hear it too, once the long frame pair is past the strum's
 // attack (kLongAfterAttackSeconds) and what the long frames read of it the short frames hold as well
-// (kLongVetoDb); else from the short frames.
+// (kLongVetoDb); else from the short frames. A string damped by a palm while the others ring is heard
+// on a third, shorter pair of 80 ms frames (PalmWatch) ~0.07 s after the palm, and is then not reported.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "../include/ctuner.h"
+#include "PalmWatch.hpp"
 #include "Ring.hpp"
 #include "SpectralPeaks.hpp"
 #include "StringPartials.hpp"
@@ -72,7 +74,7 @@ private:
     struct SinceAttack {
         long heardInARow = 0;      // hops in a row it has been heard
         bool established = false;  // heard for kEstablishedSeconds in a row
-        bool damped = false;       // found damped (StringPresence: kDampedFallDb)
+        bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
     };
     void analyse();
     void run(Pass &pass);
@@ -82,10 +84,13 @@ private:
     /// How far string i's own partials in the long frames stand above the same frequencies in the short
     /// frames, each as a sinusoid's amplitude (dB; about 0 when the short frames hold all of them).
     double shortUnderLongDb(std::size_t i) const;
+    /// No partial is looked for above this (Hz).
+    double partialLimit() const;
     static ct_poly_string reading(const StringPartials &s, double toAmplitude);
 
     double fs_, gateDb_;
     Pass short_, long_;
+    PalmWatch palms_;  // a string damped while the others ring, heard on 80 ms frames
     std::size_t hop_, levelWindow_;
     Ring history_;
     std::vector<ct_poly_string> readings_;

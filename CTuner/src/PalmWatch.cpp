@@ -1,0 +1,106 @@
+// PalmWatch.cpp — see PalmWatch.hpp.
+#include "PalmWatch.hpp"
+
+#include "Arithmetic.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ctuner {
+
+bool palmFallBy(double ownFallDb, double spectrumFallDb) {
+    return spectrumFallDb <= 0 && ownFallDb - spectrumFallDb <= -kPalmFallDb;
+}
+
+double palmFallDb(const double *newer, const double *older, std::size_t n) {
+    double sumNewer = 0, sumOlder = 0;
+    std::size_t most = 0;  // the partial that fell most
+    for (std::size_t j = 0; j < n; ++j) {
+        sumNewer += newer[j], sumOlder += older[j];
+        if (newer[j] * older[most] < newer[most] * older[j]) most = j;
+    }
+    if (!(sumNewer > 0 && sumOlder > 0)) return 0;
+    double fall = 10 * std::log10(sumNewer / sumOlder);
+    const double restNewer = sumNewer - newer[most], restOlder = sumOlder - older[most];
+    if (n >= 2 && restNewer > 0 && restOlder > 0) fall = std::max(fall, 10 * std::log10(restNewer / restOlder));
+    return fall;
+}
+
+bool palmLiftedBy(double now, double older, double before) {
+    return now >= before * std::pow(10.0, -kPalmLiftDb / 10) || now >= older * std::pow(10.0, kPalmRiseDb / 10);
+}
+
+PalmWatch::PalmWatch(double fs, std::size_t strings)
+    : fs_(fs), frame_(std::size_t(std::ceil(kPalmFrameSeconds * fs))),
+      fft_(std::make_unique<RealFFT>(nextPow2(frame_), false)), binHz_(fs / double(fft_->size)), window_(frame_),
+      newer_(fft_->size / 2 + 1), older_(fft_->size / 2 + 1), state_(strings) {
+    for (std::size_t n = 0; n < frame_; ++n)
+        window_[n] = float(0.5 - 0.5 * std::cos(2 * kPi * (double(n) + 0.5) / double(frame_)));  // Hann
+}
+
+PalmWatch::~PalmWatch() = default;
+
+void PalmWatch::forget() {
+    for (State &s : state_) s = {};
+}
+
+void PalmWatch::framePower(const Ring &history, std::size_t back, std::vector<float> &power) {
+    RealFFT &f = *fft_;
+    const float *x = history.latest(frame_, back);
+    for (std::size_t n = 0; n < frame_; ++n) f.in[n] = x[n] * window_[n];
+    f.padFrom(frame_);
+    fftwf_execute(f.forward);
+    for (std::size_t b = 0; b < power.size(); ++b) power[b] = f.out[b][0] * f.out[b][0] + f.out[b][1] * f.out[b][1];
+}
+
+double PalmWatch::energyAt(const double *frequencies, std::size_t n, bool older) const {
+    const std::vector<float> &power = older ? older_ : newer_;
+    double e = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t bin = std::size_t(std::lround(frequencies[j] / binHz_));
+        if (bin < power.size()) e += power[bin];
+    }
+    return e;
+}
+
+std::size_t PalmWatch::weighed(const StringPartials *strings, std::size_t count, std::size_t i, double *out) const {
+    const double apart = kPalmResolvedLobes * fs_ / double(frame_);
+    const StringPartials &s = strings[i];
+    std::size_t n = 0;
+    for (std::size_t j = 0; j < s.partialCount(); ++j) {
+        const FoundPartial &p = s.partials()[j];
+        if (!p.own) continue;
+        bool alone = true;
+        for (std::size_t o = 0; o < count && alone; ++o)
+            for (std::size_t q = 0; o != i && q < strings[o].partialCount() && alone; ++q)
+                alone = std::abs(strings[o].partials()[q].frequency - p.frequency) >= apart;
+        if (alone) out[n++] = p.frequency;
+    }
+    return n;
+}
+
+void PalmWatch::watch(const Ring &history, const StringPartials *strings, std::size_t count, bool attack,
+                      double limitHz) {
+    framePower(history, frame_, older_);
+    framePower(history, 0, newer_);
+    const std::size_t limitBin = std::min(newer_.size() - 1, std::size_t(limitHz / binHz_));
+    double newer = 0, older = 0;
+    for (std::size_t b = 1; b <= limitBin; ++b) newer += newer_[b], older += older_[b];
+    const double spectrumFallDb = older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0;
+    for (std::size_t i = 0; i < count && i < state_.size(); ++i) {
+        State &s = state_[i];
+        if (s.damped) {
+            if (palmLiftedBy(energyAt(s.at.data(), s.count, false), energyAt(s.at.data(), s.count, true), s.before))
+                s = {};
+            continue;
+        }
+        std::array<double, kStringPartials> at{}, now{}, then{};
+        const std::size_t n = strings[i].heard() && !attack ? weighed(strings, count, i, at.data()) : 0;
+        for (std::size_t j = 0; j < n; ++j) now[j] = energyAt(&at[j], 1, false), then[j] = energyAt(&at[j], 1, true);
+        const bool falling = n > 0 && palmFallBy(palmFallDb(now.data(), then.data(), n), spectrumFallDb);
+        s.fallingHops = falling ? s.fallingHops + 1 : 0;
+        if (s.fallingHops >= kPalmHops) s = {true, 0, energyAt(at.data(), n, true), n, at};
+    }
+}
+
+} // namespace ctuner
