@@ -30,10 +30,12 @@ bool palmLiftedBy(double now, double older, double before) {
     return now >= before * std::pow(10.0, -kPalmLiftDb / 10) || now >= older * std::pow(10.0, kPalmRiseDb / 10);
 }
 
-PalmWatch::PalmWatch(double fs, std::size_t strings)
-    : fs_(fs), frame_(std::size_t(std::ceil(kPalmFrameSeconds * fs))),
-      fft_(std::make_unique<RealFFT>(nextPow2(frame_), false)), binHz_(fs / double(fft_->size)), window_(frame_),
-      newer_(fft_->size / 2 + 1), older_(fft_->size / 2 + 1), state_(strings) {
+PalmWatch::PalmWatch(double fs, std::size_t strings, std::size_t hop, double limitHz)
+    : fs_(fs), hopsPerFrame_(std::max(1L, std::lround(kPalmFrameSeconds * fs / double(hop)))),
+      frame_(std::size_t(hopsPerFrame_) * hop), fft_(std::make_unique<RealFFT>(nextPow2(frame_), false)),
+      binHz_(fs / double(fft_->size)), bins_(std::min(fft_->size / 2 + 1, std::size_t(limitHz / binHz_) + 2)),
+      window_(frame_), spectra_(std::size_t(hopsPerFrame_ + 1) * bins_), stamps_(std::size_t(hopsPerFrame_ + 1), -1),
+      olderScratch_(bins_), state_(strings) {
     for (std::size_t n = 0; n < frame_; ++n)
         window_[n] = float(0.5 - 0.5 * std::cos(2 * kPi * (double(n) + 0.5) / double(frame_)));  // Hann
 }
@@ -44,21 +46,26 @@ void PalmWatch::forget() {
     for (State &s : state_) s = {};
 }
 
-void PalmWatch::framePower(const Ring &history, std::size_t back, std::vector<float> &power) {
+void PalmWatch::reset() {
+    forget();
+    std::fill(stamps_.begin(), stamps_.end(), -1L);
+}
+
+void PalmWatch::framePower(const Ring &history, std::size_t back, float *power) {
     RealFFT &f = *fft_;
     const float *x = history.latest(frame_, back);
     for (std::size_t n = 0; n < frame_; ++n) f.in[n] = x[n] * window_[n];
     f.padFrom(frame_);
     fftwf_execute(f.forward);
-    for (std::size_t b = 0; b < power.size(); ++b) power[b] = f.out[b][0] * f.out[b][0] + f.out[b][1] * f.out[b][1];
+    for (std::size_t b = 0; b < bins_; ++b) power[b] = f.out[b][0] * f.out[b][0] + f.out[b][1] * f.out[b][1];
 }
 
 double PalmWatch::energyAt(const double *frequencies, std::size_t n, bool older) const {
-    const std::vector<float> &power = older ? older_ : newer_;
+    const float *power = older ? older_ : newer_;
     double e = 0;
     for (std::size_t j = 0; j < n; ++j) {
         const std::size_t bin = std::size_t(std::lround(frequencies[j] / binHz_));
-        if (bin < power.size()) e += power[bin];
+        if (bin < bins_) e += power[bin];
     }
     return e;
 }
@@ -79,13 +86,21 @@ std::size_t PalmWatch::weighed(const StringPartials *strings, std::size_t count,
     return n;
 }
 
-void PalmWatch::watch(const Ring &history, const StringPartials *strings, std::size_t count, bool attack,
-                      double limitHz) {
-    framePower(history, frame_, older_);
-    framePower(history, 0, newer_);
-    const std::size_t limitBin = std::min(newer_.size() - 1, std::size_t(limitHz / binHz_));
+void PalmWatch::watch(const Ring &history, long hop, const StringPartials *strings, std::size_t count, bool attack) {
+    // The newer frame of this hop is the older frame of the hop hopsPerFrame_ later: one FFT per hop,
+    // two when the older one was not made (the first hops, or hops the gate kept from the analysis).
+    const std::size_t slots = stamps_.size(), slot = std::size_t(hop) % slots, olderSlot = std::size_t(hop + 1) % slots;
+    newer_ = &spectra_[slot * bins_];
+    framePower(history, 0, &spectra_[slot * bins_]);
+    stamps_[slot] = hop;
+    if (stamps_[olderSlot] == hop - hopsPerFrame_) {
+        older_ = &spectra_[olderSlot * bins_];
+    } else {
+        framePower(history, frame_, olderScratch_.data());
+        older_ = olderScratch_.data();
+    }
     double newer = 0, older = 0;
-    for (std::size_t b = 1; b <= limitBin; ++b) newer += newer_[b], older += older_[b];
+    for (std::size_t b = 1; b + 1 < bins_; ++b) newer += newer_[b], older += older_[b];
     const double spectrumFallDb = older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0;
     for (std::size_t i = 0; i < count && i < state_.size(); ++i) {
         State &s = state_[i];

@@ -91,8 +91,9 @@ bool palmLiftedBy(double now, double older, double before);
 
 class PalmWatch {
 public:
-    /// Frames of kPalmFrameSeconds at `fs`, for `strings` strings; every buffer and the FFT made here.
-    PalmWatch(double fs, std::size_t strings);
+    /// Frames of about kPalmFrameSeconds at `fs` (a whole number of hops of `hop` samples), for
+    /// `strings` strings, their spectra kept up to `limitHz`; every buffer and the FFT made here.
+    PalmWatch(double fs, std::size_t strings, std::size_t hop, double limitHz);
     ~PalmWatch();
     PalmWatch(const PalmWatch &) = delete;
     PalmWatch &operator=(const PalmWatch &) = delete;
@@ -100,14 +101,16 @@ public:
     /// The samples `history` must hold: both frames.
     std::size_t span() const { return 2 * frame_; }
 
-    /// One hop: the two short frames of the newest input in `history`, then for each string either
-    /// whether a palm damped it (heard by the analysis' short frames, `strings`, not in an `attack`)
-    /// or whether a damped one is heard again. Up to `limitHz` for the spectrum's energy.
-    void watch(const Ring &history, const StringPartials *strings, std::size_t count, bool attack, double limitHz);
+    /// Hop number `hop` (counted from the input's start): the two short frames of the newest input in
+    /// `history`, then for each string either whether a palm damped it (heard by the analysis' short
+    /// frames, `strings`, not in an `attack`) or whether a damped one is heard again.
+    void watch(const Ring &history, long hop, const StringPartials *strings, std::size_t count, bool attack);
     /// Whether string i was found damped and is not heard again yet.
     bool damped(std::size_t i) const { return state_[i].damped; }
     /// Forgets every string's state (a new strum's attack, the gate closing).
     void forget();
+    /// forget(), and the spectra kept (a new input).
+    void reset();
 
 private:
     struct State {
@@ -117,17 +120,23 @@ private:
         std::size_t count = 0;
         std::array<double, kStringPartials> at{};  // damped: the weighed partials' frequencies
     };
-    void framePower(const Ring &history, std::size_t back, std::vector<float> &power);
+    void framePower(const Ring &history, std::size_t back, float *power);
     /// The energy of the newer (or older) frame at these frequencies (each the nearest bin's).
     double energyAt(const double *frequencies, std::size_t n, bool older) const;
     /// String i's partials no other string has a partial within kPalmResolvedLobes bins of.
     std::size_t weighed(const StringPartials *strings, std::size_t count, std::size_t i, double *out) const;
 
     double fs_;
+    long hopsPerFrame_;
     std::size_t frame_;
     std::unique_ptr<RealFFT> fft_;
     double binHz_;
-    std::vector<float> window_, newer_, older_;
+    std::size_t bins_;  // kept per spectrum: up to the partial limit
+    std::vector<float> window_;
+    std::vector<float> spectra_;  // the newer frames' power of the last hopsPerFrame_ + 1 hops, bins_ each
+    std::vector<long> stamps_;    // the hop each of them was made at (−1: none)
+    std::vector<float> olderScratch_;
+    const float *newer_ = nullptr, *older_ = nullptr;
     std::vector<State> state_;
 };
 

@@ -135,7 +135,7 @@ PolyAnalyser::Pass::Pass(const ct_config &c, const double *targets, std::size_t 
 
 PolyAnalyser::PolyAnalyser(const ct_config &c, const double *targets, std::size_t count)
     : fs_(c.sample_rate), gateDb_(c.gate_db), short_(c, targets, count, kFrameSeconds),
-      long_(c, targets, count, kLongFrameSeconds), palms_(c.sample_rate, count),
+      long_(c, targets, count, kLongFrameSeconds), palms_(c.sample_rate, count, std::size_t(std::lround(c.sample_rate * c.hop_seconds)), partialLimit()),
       hop_(std::size_t(std::lround(c.sample_rate * c.hop_seconds))),
       levelWindow_(std::size_t(std::ceil(kLevelSeconds * c.sample_rate))),
       history_(std::max(long_.frame + long_.advance, palms_.span()) + 16), readings_(count),
@@ -148,6 +148,7 @@ PolyAnalyser::~PolyAnalyser() = default;
 
 void PolyAnalyser::reset() {
     history_.clear();
+    palms_.reset();
     consumed_ = sinceHop_ = 0;
     forget();
     for (ct_poly_string &r : readings_) r = {0, 0, 0, kSilenceDb, 0};
@@ -203,7 +204,7 @@ void PolyAnalyser::analyse() {
         ++hopsSinceAttack_;
     }
     const bool longPastAttack = hopsSinceAttack_ >= longAfterHops_;
-    palms_.watch(history_, short_.strings.data(), short_.strings.size(), short_.attack, partialLimit());
+    palms_.watch(history_, long(consumed_ / hop_), short_.strings.data(), short_.strings.size(), short_.attack);
     for (std::size_t i = 0; i < readings_.size(); ++i) {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
