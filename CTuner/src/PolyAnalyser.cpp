@@ -105,6 +105,7 @@ constexpr double kWindowGain = 0.35875;
 constexpr float kInputLimit = 1e6f;
 
 std::size_t frameLength(double fs, double seconds) { return std::size_t(std::ceil(seconds * fs)); }
+std::size_t hopLength(const ct_config &c) { return std::size_t(std::lround(c.sample_rate * c.hop_seconds)); }
 std::size_t advanceLength(double fs, double seconds) { return std::size_t(std::ceil(kAdvanceOfFrame * seconds * fs)); }
 
 std::vector<StringPartials> checkedStrings(const ct_config &c, const double *targets, std::size_t count) {
@@ -135,8 +136,8 @@ PolyAnalyser::Pass::Pass(const ct_config &c, const double *targets, std::size_t 
 
 PolyAnalyser::PolyAnalyser(const ct_config &c, const double *targets, std::size_t count)
     : fs_(c.sample_rate), gateDb_(c.gate_db), short_(c, targets, count, kFrameSeconds),
-      long_(c, targets, count, kLongFrameSeconds), palms_(c.sample_rate, count, std::size_t(std::lround(c.sample_rate * c.hop_seconds)), partialLimit()),
-      hop_(std::size_t(std::lround(c.sample_rate * c.hop_seconds))),
+      long_(c, targets, count, kLongFrameSeconds), palms_(c.sample_rate, count, hopLength(c), partialLimit()),
+      hop_(hopLength(c)),
       levelWindow_(std::size_t(std::ceil(kLevelSeconds * c.sample_rate))),
       history_(std::max(long_.frame + long_.advance, palms_.span()) + 16), readings_(count),
       longAfterHops_(std::lround(kLongAfterAttackSeconds / c.hop_seconds)),

@@ -16,22 +16,6 @@ using namespace polyhops;
 namespace {
 double fromDb(double db) { return std::pow(10.0, db / 10); }
 
-/// The standard strum (E2…E4 at −12, +7, −4, +15, −9, +5 ¢) with string `damped` palm-damped `at`
-/// seconds after it (its own signal × e^(−t/10 ms) from then on), the others ringing.
-std::vector<float> strumWithOneDamped(std::size_t damped, double at, double seconds) {
-    const std::vector<double> cents = {-12, 7, -4, 15, -9, 5};
-    std::vector<strums::PluckedString> others = strums::detuned(strums::standardTuning(), cents), alone;
-    alone.push_back(others[damped]);
-    others[damped].frequency = 0;
-    std::vector<float> x = strums::strum(others, kFs, seconds, 0.0005);
-    const std::vector<float> y = strums::strum(alone, kFs, seconds);
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const double t = double(i) / kFs;
-        x[i] += float(y[i] * (t < at ? 1.0 : std::exp(-(t - at) / 0.010)));
-    }
-    return x;
-}
-
 /// When string i was last heard after `from` seconds (0: never).
 double lastHeard(const std::vector<Hop> &hops, std::size_t i, double from) {
     double last = 0;
@@ -70,7 +54,7 @@ TEST(everyStringDampedByAPalmIsDroppedWithinATenthOfASecond) {
     const std::vector<double> t = strums::standardTuning();
     const std::vector<double> cents = {-12, 7, -4, 15, -9, 5};
     for (std::size_t i = 0; i < t.size(); ++i) {
-        const auto hops = analyse(t, strumWithOneDamped(i, 1.0, 2.0));
+        const auto hops = analyse(t, strums::strumWithOneDamped(cents, i, 1.0, kFs, 2.0));
         const double last = lastHeard(hops, i, 1.0);
         CHECK(last <= 1.10 + 1e-9, "string %zu damped at 1.0 s: last read at %.2f s", i + 1, last);
         for (std::size_t j = 0; j < t.size(); ++j) {

@@ -39,21 +39,6 @@ std::vector<float> fallingA2(double dbPerPair, double b3Under = INFINITY) {
     return x;
 }
 
-/// The standard strum with string `damped` palm-damped `at` seconds after it (its own signal × e^(−t/10 ms)
-/// from then on), the others ringing.
-std::vector<float> strumDampedAt(std::size_t damped, double at, double seconds) {
-    const std::vector<double> cents = {-12, 7, -4, 15, -9, 5};
-    std::vector<strums::PluckedString> others = strums::detuned(strums::standardTuning(), cents), alone;
-    alone.push_back(others[damped]);
-    others[damped].frequency = 0;
-    std::vector<float> x = strums::strum(others, kFs, seconds, 0.0005);
-    const std::vector<float> y = strums::strum(alone, kFs, seconds);
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const double t = double(i) / kFs;
-        x[i] += float(y[i] * (t < at ? 1.0 : std::exp(-(t - at) / 0.010)));
-    }
-    return x;
-}
 } // namespace
 
 TEST(aStringFallingSixAndAHalfDbPerPairUnderOneThatRingsIsStillHeard) {
@@ -93,7 +78,7 @@ TEST(aPalmDampedStringStopsBeingReadWithinSixteenHundredthsOfASecond) {
     // and without the rule it was read until 1.21 s. The other five strings read on.
     const std::vector<double> t = strums::standardTuning();
     const std::vector<double> cents = {-12, 7, -4, 15, -9, 5};
-    const auto hops = analyse(t, strumDampedAt(3, 1.0, 2.0));
+    const auto hops = analyse(t, strums::strumWithOneDamped(cents, 3, 1.0, kFs, 2.0));
     double last = 0;
     for (const Hop &h : hops)
         if (h.time >= 1.0 && h.strings[3].heard) last = h.time;

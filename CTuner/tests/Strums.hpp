@@ -65,4 +65,21 @@ inline std::vector<PluckedString> detuned(const std::vector<double> &targets, co
     return s;
 }
 
+/// A strum of the standard tuning detuned by `cents` (struck 8 ms apart, white noise of RMS 0.0005) in
+/// which string `damped` is damped by a palm `at` seconds after the strum: from then on its own signal
+/// is multiplied by e^(−t/10 ms), as strums.py's damped set does, while the others ring on.
+inline std::vector<float> strumWithOneDamped(const std::vector<double> &cents, std::size_t damped, double at, double fs,
+                                             double seconds) {
+    std::vector<PluckedString> others = detuned(standardTuning(), cents), alone;
+    alone.push_back(others[damped]);
+    others[damped].frequency = 0;
+    std::vector<float> x = strum(others, fs, seconds, 0.0005);
+    const std::vector<float> y = strum(alone, fs, seconds);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double t = double(i) / fs;
+        x[i] += float(y[i] * (t < at ? 1.0 : std::exp(-(t - at) / 0.010)));
+    }
+    return x;
+}
+
 } // namespace strums
