@@ -26,6 +26,17 @@ double palmFallDb(const double *newer, const double *older, std::size_t n) {
     return fall;
 }
 
+double palmEnergyNow(const float *newer, std::size_t bins, double binHz, double frequency, double older) {
+    const long bin = std::lround(frequency / binHz);
+    if (bin < 0 || bin >= long(bins)) return 0;
+    double now = newer[bin];
+    const long reach = std::lround(frequency * (std::exp2(kPalmGlideCents / 1200) - 1) / binHz);
+    const double least = older * std::pow(10.0, -kPalmMovedDb / 10);
+    for (long b = std::max(1L, bin - reach); b <= bin + reach && b + 1 < long(bins); ++b)
+        if (newer[b] > newer[b - 1] && newer[b] >= newer[b + 1] && newer[b] >= least) now = std::max(now, double(newer[b]));
+    return now;
+}
+
 bool palmLiftedBy(double now, double older, double before) {
     return now >= before * std::pow(10.0, -kPalmLiftDb / 10) || now >= older * std::pow(10.0, kPalmRiseDb / 10);
 }
@@ -111,7 +122,10 @@ void PalmWatch::watch(const Ring &history, long hop, const StringPartials *strin
         }
         std::array<double, kStringPartials> at{}, now{}, then{};
         const std::size_t n = strings[i].heard() && !attack ? weighed(strings, count, i, at.data()) : 0;
-        for (std::size_t j = 0; j < n; ++j) now[j] = energyAt(&at[j], 1, false), then[j] = energyAt(&at[j], 1, true);
+        for (std::size_t j = 0; j < n; ++j) {
+            then[j] = energyAt(&at[j], 1, true);
+            now[j] = palmEnergyNow(newer_, bins_, binHz_, at[j], then[j]);
+        }
         const bool falling = n > 0 && palmFallBy(palmFallDb(now.data(), then.data(), n), spectrumFallDb);
         s.fallingHops = falling ? s.fallingHops + 1 : 0;
         if (s.fallingHops >= kPalmHops) s = {true, 0, energyAt(at.data(), n, true), n, at};

@@ -90,3 +90,28 @@ TEST(oneWeighedPartialFallingAloneIsNotAPalmsFall) {
     const double none[] = {0, 0, 0};
     CHECK(ctuner::palmFallDb(none, older, 3) == 0, "no energy in the newer frame: 0");
 }
+
+TEST(aPartialThatMovedWithinTheReachIsNotAFallAndOneThatVanishedIs) {
+    // Power spectra of 2049 bins of 48 kHz / 4096 (the 80 ms frame at 48 kHz), a partial at 4 kHz whose
+    // older energy was 1. In numbers, not from the constants: 25 ¢ at 4 kHz reaches 5 bins (20 ¢: 4, 30 ¢:
+    // 6); a moved peak counts from 6 dB under what the partial had (5 dB counts, 7 does not).
+    const double binHz = 48000.0 / 4096, f = 4000;
+    const long bin = std::lround(f / binHz);
+    std::vector<float> newer(2049, 1e-6f);
+    auto at = [&](long offset, double energy) {
+        std::fill(newer.begin(), newer.end(), 1e-6f);
+        newer[std::size_t(bin + offset)] = float(energy);
+        return ctuner::palmEnergyNow(newer.data(), newer.size(), binHz, f, 1.0);
+    };
+    CHECK(std::abs(at(0, 1.0) - 1.0) < 1e-6, "the partial where it was: its bin's energy");
+    CHECK(std::abs(at(5, 1.0) - 1.0) < 1e-6, "moved 5 bins (within 25 cents): %g", at(5, 1.0));
+    CHECK(std::abs(at(-5, 1.0) - 1.0) < 1e-6, "moved 5 bins down: %g", at(-5, 1.0));
+    CHECK(at(6, 1.0) < 1e-5, "moved 6 bins (past 25 cents): %g", at(6, 1.0));
+    CHECK(std::abs(at(3, std::pow(10.0, -0.5)) - std::pow(10.0, -0.5)) < 1e-6, "moved, 5 dB down: counted");
+    CHECK(at(3, std::pow(10.0, -0.7)) < 1e-5, "moved, 7 dB down: %g (what is left of a damped string)", at(3, std::pow(10.0, -0.7)));
+    // A low partial's reach is under a bin: at 300 Hz a peak one bin away is another partial's skirt.
+    const long low = std::lround(300 / binHz);
+    std::fill(newer.begin(), newer.end(), 1e-6f);
+    newer[std::size_t(low + 1)] = 1.0f;
+    CHECK(ctuner::palmEnergyNow(newer.data(), newer.size(), binHz, 300, 1.0) < 1e-5, "300 Hz, a peak one bin away");
+}
