@@ -2,6 +2,7 @@
 #include "PalmWatch.hpp"
 
 #include "Arithmetic.hpp"
+#include "StringPresence.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +10,7 @@
 namespace ctuner {
 
 bool palmFallBy(double ownFallDb, double spectrumFallDb) {
-    return spectrumFallDb <= 0 && ownFallDb - spectrumFallDb <= -kPalmFallDb;
+    return fellBeyondSpectrum(ownFallDb, spectrumFallDb, kPalmFallDb);
 }
 
 double palmFallDb(const double *newer, const double *older, std::size_t n) {
@@ -122,13 +123,15 @@ void PalmWatch::watch(const Ring &history, long hop, const StringPartials *strin
         }
         std::array<double, kStringPartials> at{}, now{}, then{};
         const std::size_t n = strings[i].heard() && !attack ? weighed(strings, count, i, at.data()) : 0;
+        double before = 0;  // the weighed partials' energy in the older frame
         for (std::size_t j = 0; j < n; ++j) {
             then[j] = energyAt(&at[j], 1, true);
             now[j] = palmEnergyNow(newer_, bins_, binHz_, at[j], then[j]);
+            before += then[j];
         }
         const bool falling = n > 0 && palmFallBy(palmFallDb(now.data(), then.data(), n), spectrumFallDb);
         s.fallingHops = falling ? s.fallingHops + 1 : 0;
-        if (s.fallingHops >= kPalmHops) s = {true, 0, energyAt(at.data(), n, true), n, at};
+        if (s.fallingHops >= kPalmHops) s = {true, 0, before, n, at};
     }
 }
 

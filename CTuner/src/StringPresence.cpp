@@ -15,8 +15,10 @@ bool presentBy(const PresenceEvidence &e) {
     return !dampedBy(e) && oddFound && notAHigherNote && loudEnough && e.own >= kMinOwnPartials && grounded;
 }
 
-bool dampedBy(const PresenceEvidence &e) {
-    return e.spectrumFallDb <= 0 && e.ownFallDb - e.spectrumFallDb <= -kDampedFallDb;
+bool dampedBy(const PresenceEvidence &e) { return fellBeyondSpectrum(e.ownFallDb, e.spectrumFallDb, kDampedFallDb); }
+
+bool fellBeyondSpectrum(double ownFallDb, double spectrumFallDb, double thresholdDb) {
+    return spectrumFallDb <= 0 && ownFallDb - spectrumFallDb <= -thresholdDb;
 }
 
 } // namespace ctuner

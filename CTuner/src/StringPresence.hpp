@@ -164,5 +164,10 @@ struct PresenceEvidence {
 bool presentBy(const PresenceEvidence &e);
 /// Whether the evidence is a damped string (kDampedFallDb).
 bool dampedBy(const PresenceEvidence &e);
+/// Whether a string's own partials, falling `ownFallDb` while the whole spectrum falls `spectrumFallDb`
+/// (newer frame over older, dB; < 0: fell), fell at least `thresholdDb` further, the spectrum not
+/// rising: a string damped while the others ring (kDampedFallDb on the analysis' frame pair; PalmWatch's
+/// kPalmFallDb on its 80 ms frames).
+bool fellBeyondSpectrum(double ownFallDb, double spectrumFallDb, double thresholdDb);
 
 } // namespace ctuner
