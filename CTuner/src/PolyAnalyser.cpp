@@ -123,7 +123,8 @@ std::vector<StringPartials> checkedStrings(const ct_config &c, const double *tar
                 throw std::invalid_argument("strings " + std::to_string(j + 1) + " and " + std::to_string(i + 1) +
                                             " are tuned closer than " + std::to_string(int(kMinTargetSpacingCents)) +
                                             " cents: their readings could not be told apart");
-        strings.emplace_back(t, kSearchCents, int(std::lround(kResumeSeconds / c.hop_seconds)));
+        strings.emplace_back(t, kSearchCents, int(std::lround(kResumeSeconds / c.hop_seconds)),
+                             int(std::lround(kJumpCheckAfterSeconds / c.hop_seconds)));
     }
     return strings;
 }
