@@ -26,9 +26,9 @@ constexpr int kStringPartials = 16;
 /// long in a row (StringPartials.cpp: kJumpRatio). Before that its reading may still move far from hop
 /// to hop as the attack leaves the frames, and a search held at it loses the string: strums.py's tuning
 /// part with the check from the first heard hop lost the 20 dB strum s12's A2 on 81 % of its hops (20 dB
-/// strums' sounding string-hops not heard 1.81 → 2.49 %, muted strings reported 0.01 → 0.04 %); the
-/// same at 0.05 and 0.1 s, and at 0.2 s FluidR3's not heard 7.96 → 8.18 %. PolyTests'
-/// aQuietHighEBesideTheA2sThirdStaysOnItsOwnSeries fails at 0.3 s.
+/// strums' sounding string-hops not heard 1.81 → 2.49 %, muted strings reported 0.01 → 0.04 %). At
+/// 0.05 and 0.1 s none of that, and the same FluidR3 figures; at 0.2 s FluidR3's sounding string-hops
+/// not heard 7.96 → 8.18 %. PolyTests' aQuietHighEBesideTheA2sThirdStaysOnItsOwnSeries fails at 0.3 s.
 constexpr double kJumpCheckAfterSeconds = 0.1;
 
 /// One spectrum shared by every string's search: a frame pair, its FFT and what describes it.
