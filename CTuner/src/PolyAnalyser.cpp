@@ -34,6 +34,20 @@ constexpr double kLongFrameSeconds = 0.5;
 /// 0.1th (17,293 string-hops); at 2.5 dB the tuning part's other figures move by ≤ 0.01 ¢ (FluidR3 settle
 /// 1.83 → 1.61 s). No unit test brackets it: its evidence is a soundfont render.
 constexpr double kLongVetoDb = 4.0;
+/// When the short and the long frames both hear a string but read it more than this many cents apart,
+/// one of them is on another string's partials (a reading that far off is a wrong one: strums.py's
+/// WRONG_CENTS), and the reading whose own partials include more that no other string's series claims
+/// (StringPartials::cleanCount) is taken, whatever kLongVetoDb and kLongAfterAttackSeconds say; on a
+/// tie those decide. strums.py's FluidR3 strum 201: its E4 (−24.2 ¢) was read on E2's 4th, 8th, …
+/// partials by the short frames (+41 ¢ off, no clean partial) while the long frames read it right on
+/// 5–7 clean ones, but the veto (3–6 dB) and the strum's attack kept the short reading. Tuning part,
+/// FluidR3 heard string-hops read over 10 ¢ off the truth: 65 without the rule, 32 / 32 / 37 / 42 / 49 at
+/// 3 / 5 / 10 / 20 / 40 ¢, every other figure the same; at 1 ¢ strum to ±1 ¢ of final 1.625 → 1.825 s.
+/// PolyTests' allSixStringsDetunedIndependently… and theLongFramesAreReadOnlyOnce… fail at 2.5 ¢ and
+/// under (the long frames, still holding the strum's onset, read E2 2.8 ¢ off with more clean
+/// partials); PolyCLITests' aHighEReadOnTheLowEsSeriesByTheShortFrames… (that strum's first second)
+/// fails without the rule. 10: the wrong-reading line itself, four times the onset's error.
+constexpr double kDisagreeCents = 10.0;
 /// The long frames' readings are taken only this long after the short frames' last attack hop (a strum
 /// begun; kAttackEnergyRise): until then the long frame pair, 0.75 s from the older frame's start to
 /// the newer one's end, still holds the onset, and the string's phase advance over it is biased. On
@@ -217,7 +231,10 @@ void PolyAnalyser::analyse() {
         // Whether a string sounds is the short frames' to say, but for an established string they lose
         // (kEstablishedSeconds); the long frames, when they hear it too, say how it is tuned.
         const bool kept = a.established && !a.damped;
-        const bool fromLong = longPastAttack && l.heard() && shortUnderLongDb(i) <= kLongVetoDb;
+        bool fromLong = longPastAttack && l.heard() && shortUnderLongDb(i) <= kLongVetoDb;
+        if (s.heard() && l.heard() && s.cleanCount() != l.cleanCount() &&
+            std::abs(1200.0 * std::log2(s.frequency() / l.frequency())) > kDisagreeCents)
+            fromLong = l.cleanCount() > s.cleanCount();  // see kDisagreeCents
         if (!(s.heard() || (kept && fromLong))) continue;
         readings_[i] = fromLong ? reading(l, long_.toAmplitude) : reading(s, short_.toAmplitude);
     }

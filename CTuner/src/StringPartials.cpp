@@ -285,6 +285,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         }
         if (multiple >= anyPeak) nonMultiplePeak = std::min(nonMultiplePeak, other);
     }
+    clean_ = clean;
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, wasHeard_, oddPeak, nonMultiplePeak, anyPeak,
                                     ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_};
     heard_ = presentBy(evidence);

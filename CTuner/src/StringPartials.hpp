@@ -116,6 +116,8 @@ public:
     /// own partials): ~−1 dB for a string ringing on, tens of dB once a palm has damped it.
     double ownFallDb() const { return ownFallDb_; }
     bool damped() const { return damped_; }
+    /// Its own partials above the 2nd that no other string's series claims, at the last resolve.
+    std::size_t cleanCount() const { return clean_; }
     double target() const { return target_; }
     const FoundPartial *partials() const { return found_.data(); }
     std::size_t partialCount() const { return foundCount_; }
@@ -138,6 +140,7 @@ private:
     double target_, low_, high_;
     int resumeHops_, steadyHops_;
     int heardRun_ = 0;  // hops in a row the string has been heard, up to the hop before (set by search)
+    std::size_t clean_ = 0;  // see cleanCount (set by resolve)
     int hopsSinceReported_ = kNeverReported;  // hops since the string was last reported (set by search)
     std::array<FoundPartial, kStringPartials> found_{};
     std::size_t foundCount_ = 0;
