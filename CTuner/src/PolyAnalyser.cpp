@@ -46,7 +46,7 @@ constexpr double kLongVetoDb = 4.0;
 /// PolyTests' allSixStringsDetunedIndependently… and theLongFramesAreReadOnlyOnce… fail at 2.5 ¢ and
 /// under (the long frames, still holding the strum's onset, read E2 2.8 ¢ off with more clean
 /// partials); PolyCLITests' aHighEReadOnTheLowEsSeriesByTheShortFrames… (that strum's first second)
-/// fails without the rule. 10: the wrong-reading line itself, four times the onset's error.
+/// fails without the rule. 10: the wrong-reading line itself, 3.6 times the onset's error.
 constexpr double kDisagreeCents = 10.0;
 /// The long frames' readings are taken only this long after the short frames' last attack hop (a strum
 /// begun; kAttackEnergyRise): until then the long frame pair, 0.75 s from the older frame's start to
