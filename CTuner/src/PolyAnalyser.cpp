@@ -233,7 +233,7 @@ void PolyAnalyser::analyse() {
         const bool kept = a.established && !a.damped;
         bool fromLong = longPastAttack && l.heard() && shortUnderLongDb(i) <= kLongVetoDb;
         if (s.heard() && l.heard() && s.cleanCount() != l.cleanCount() &&
-            std::abs(1200.0 * std::log2(s.frequency() / l.frequency())) > kDisagreeCents)
+            std::abs(centsBetween(s.frequency(), l.frequency())) > kDisagreeCents)
             fromLong = l.cleanCount() > s.cleanCount();  // see kDisagreeCents
         if (!(s.heard() || (kept && fromLong))) continue;
         readings_[i] = fromLong ? reading(l, long_.toAmplitude) : reading(s, short_.toAmplitude);
