@@ -276,7 +276,8 @@ void PolyAnalyser::run(Pass &pass) {
         older += pass.frames.olderPower(long(b));
     }
     pass.attack = newer > kAttackEnergyRise * older;
-    SharedSpectrum shared{&pass.frames, &f, pass.advance, binHz, kCollisionBins * fs_ / double(pass.frame),
+    const double frameBinHz = fs_ / double(pass.frame);
+    SharedSpectrum shared{&pass.frames, &f, pass.advance, binHz, frameBinHz, kCollisionBins * frameBinHz,
                           pass.frames.noiseFloor(bins, binHz), *std::max_element(m.begin() + 1, m.begin() + limitBin + 1),
                           limit, pass.attack, older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0};
     StringPartials *all = pass.strings.data();

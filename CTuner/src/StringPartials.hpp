@@ -37,6 +37,7 @@ struct SharedSpectrum {
     const RealFFT *fft;
     std::size_t D;       // samples between the frame pair (the phase vocoder's advance)
     double binHz;        // fs / FFT size
+    double frameBinHz;   // fs / frame length: the frame's resolution (the FFT is zero-padded beyond it)
     double collisionHz;  // two partials closer than this cannot be told apart (see PolyAnalyser.cpp)
     double floor;        // the noise floor (median magnitude)
     double strongest;    // the strongest magnitude analysed
@@ -158,6 +159,7 @@ private:
     double spectrumFallDb_ = 0;  // SharedSpectrum::fallDb (set by search, for resolve)
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
     double floor_ = 0;      // the analysed spectrum's noise floor (set by search, for resolve)
+    double frameBinHz_ = 0; // SharedSpectrum::frameBinHz (set by search, for resolve)
 };
 
 } // namespace ctuner

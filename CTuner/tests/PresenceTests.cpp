@@ -65,6 +65,46 @@ TEST(aStringStartsOnCleanPartialsOnlyAmongItsLowest) {
     CHECK(!presentBy(e), "no 1st or 2nd partial found at all");
 }
 
+TEST(aStringOnAnotherStringsSeriesCountsThePartialsItWinsFromItAsClean) {
+    PresenceEvidence e = sounding();
+    e.lowest = 3;  // 1st and 2nd found but left to another string
+    e.wasHeard = false;
+    e.clean = e.cleanLow = 1;
+    e.won = e.wonLow = kMinCleanPartials - 1;
+    e.onSeries = true;
+    CHECK(presentBy(e), "on another string's series: one clean and %zu won partials start it", e.wonLow);
+    e.onSeries = false;
+    CHECK(!presentBy(e), "off any other string's series, won partials do not count");
+    e.onSeries = true;
+    e.wonLow = kMinCleanPartials - 2;
+    CHECK(!presentBy(e), "one won partial too few up to the %dth", kCleanStartHighestPartial);
+    e.wasHeard = true;
+    CHECK(presentBy(e), "heard the hop before: won partials above the %dth count too", kCleanStartHighestPartial);
+    e.won = kMinCleanPartials - 2;
+    CHECK(!presentBy(e), "heard the hop before, one won partial too few");
+    e.won = kMinCleanPartials;
+    e.lowFound = false;
+    CHECK(!presentBy(e), "no 1st or 2nd partial found at all");
+}
+
+TEST(aFundamentalWithinASemitoneOfTwoToEightTimesAnotherIsOnItsSeries) {
+    const double e2 = 82.407, cents = kSeriesCents;
+    auto at = [](double f, double c) { return f * std::exp2(c / 1200.0); };
+    CHECK(onSeriesOf(at(3 * e2, -2), e2), "a guitar's B3 on its E2 (3 × E2 less 2 cents)");
+    CHECK(onSeriesOf(4 * e2, e2) && onSeriesOf(2 * e2, e2) && onSeriesOf(kHighestNoteMultiple * e2, e2),
+          "4, 2 and %d times", kHighestNoteMultiple);
+    CHECK(onSeriesOf(at(3 * e2, cents - 1), e2) && onSeriesOf(at(3 * e2, 1 - cents), e2),
+          "%.0f cents inside the bound, either side", cents - 1);
+    CHECK(!onSeriesOf(at(3 * e2, cents + 1), e2) && !onSeriesOf(at(3 * e2, -cents - 1), e2),
+          "%.0f cents outside it, either side", cents + 1);
+    CHECK(!onSeriesOf(1.5 * e2, e2) && !onSeriesOf(e2 * 4 / 3, e2) && !onSeriesOf(2.25 * e2, e2),
+          "a fifth, a fourth and a ninth above (a cello's and a bass's strings) are on no series");
+    CHECK(!onSeriesOf(e2, 3 * e2), "a string under the other is not on its series");
+    CHECK(!onSeriesOf(at((kHighestNoteMultiple + 1) * e2, 0), e2), "%d times is beyond the multiples checked",
+          kHighestNoteMultiple + 1);
+    CHECK(!onSeriesOf(0, e2) && !onSeriesOf(3 * e2, 0), "no reading is on no series");
+}
+
 TEST(oddPartialsPartialsOffEveryMthAndLevelAreBracketedAtTheirThresholds) {
     PresenceEvidence e = sounding();
     e.oddPeak = underDb(kOddUnderStrongestDb - 1);
