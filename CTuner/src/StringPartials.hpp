@@ -7,6 +7,8 @@
 // belongs to the one whose own spectral envelope cannot explain its magnitude (the envelope is
 // interpolated from that source's neighbouring partials). The partials are measured by the phase vocoder
 // (SpectralPeaks) and fitted to Fletcher's stiff-string series (PartialFit), as in the monophonic engine.
+// The search is StringPartials.cpp; the claims, the ownership of shared partials and whether the string
+// is heard, StringClaims.cpp.
 #pragma once
 
 #include <array>
@@ -124,6 +126,8 @@ public:
     std::size_t partialCount() const { return foundCount_; }
 
 private:
+    /// fitPartials, with B no larger than kMaxStringInharmonicity (f1 then fitted again for it).
+    static StiffString stringFit(const Partial *partials, std::size_t count, StiffString start);
     double coarse(const SharedSpectrum &s) const;
     /// Whether another grounded string of `strings` puts a partial within collisionHz of `frequency`.
     bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;

@@ -49,7 +49,7 @@ inline constexpr int kCleanStartHighestPartial = 8;
 /// kHighestNoteMultiple) is on that string's series: its partials k lie near the other's m·k, so that
 /// series claims nearly all of them and few can be clean (kMinCleanPartials), however clearly the string
 /// sounds. For such a string, partials it wins from the claimant (its own though claimed: the claimant's
-/// envelope cannot explain them, StringPartials: kOwnOverEnvelope; and off the claimant's frequency,
+/// envelope cannot explain them, StringClaims.cpp: kOwnOverEnvelope; and off the claimant's frequency,
 /// kWonOffClaimantBins) count as clean ones. A guitar's B3 is 3 × E2 less 2 cents, its E4 4 × E2 and 3 × A2
 /// less 2; a drop-D or open tuning's D3 is 2 × D2. Only there: a cello's fifths and a bass's fourths put a
 /// silent string's even partials on the played string's series, but its odd ones off it, where a sounding
@@ -163,7 +163,7 @@ struct PresenceEvidence {
     std::size_t clean = 0;  // own partials above the 2nd that no other string's series claims
     std::size_t cleanLow = 0;  // of them, those up to kCleanStartHighestPartial
     std::size_t won = 0;       // own partials above the 2nd that another string's series claims (off its
-                               // frequency: StringPartials' kWonOffClaimantBins)
+                               // frequency: StringClaims.cpp's kWonOffClaimantBins)
     std::size_t wonLow = 0;    // of them, those up to kCleanStartHighestPartial
     bool onSeries = false;     // on another string's series (kSeriesCents): won partials count as clean
     bool wasHeard = false;  // reported the hop before

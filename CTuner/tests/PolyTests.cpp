@@ -165,7 +165,7 @@ TEST(aMutedHighEOnTheLowStringsSeriesWinsNoPartialOnTheirFrequencies) {
     // The other side: E4 muted, E2 −5.5 ¢ and A2 plucked at 12 % of their length, whose comb notches
     // near their 8th–9th partials make their envelopes mispredict the partials beside them. The muted
     // E4 (4 × E2, 3 × A2) wins some of E2's and A2's partials there, but on their own frequencies:
-    // reported on 8 of 196 hops (4.1 %) when those count (StringPartials: kWonOffClaimantBins at 0), on
+    // reported on 8 of 196 hops (4.1 %) when those count (StringClaims.cpp: kWonOffClaimantBins at 0), on
     // none at 0.1 bin and up.
     auto strings = strums::detuned(kTargets, {-5.5, 0, 3, -4, 11, kNaN});
     strings[0].pluckAt = strings[1].pluckAt = 0.12;
@@ -336,7 +336,7 @@ TEST(aSharedPartialWeighsByTheMostItsClaimantMayPutThere) {
     // and E4's series. The 15th shares a peak with E4 −8.3 ¢'s 5th, and E4's envelope there was low
     // enough to leave it to A2 as its own, weighed almost fully: A2 read −0.37 ¢ on every hop from
     // 0.4 s. Weighed by what E4 may put there at most (its envelope, or its clean partial below on
-    // 1/k: StringPartials' kContamination), −0.05 ¢. The 0.2 ¢ bound was set between the two, seeing both.
+    // 1/k: StringClaims.cpp's kContamination), −0.05 ¢. The 0.2 ¢ bound was set between the two, seeing both.
     const auto strings = drawnStrum({-24.6, -22.8, -9.5, 19.0, -5.6, -8.3}, {0.255, 0.217, 0.293, 0.148, 0.177, 0.271},
                                     {6.42e-5, 7.23e-5, 1.19e-4, 5.94e-5, 7.15e-5, 1.17e-4});
     auto hops = analyse(kTargets, strums::strum(strings, kFs, 1.5));

@@ -1,0 +1,215 @@
+// StringClaims.cpp — see StringPartials.hpp: which of a string's partials are its own when another
+// string's series lands on them, and whether the string is heard. A partial two strings' series share
+// belongs to the one whose spectral envelope cannot explain it (A. Klapuri, "Multiple fundamental
+// frequency estimation based on harmonicity and spectral smoothness", IEEE Trans. Speech Audio Process.
+// 11(6), 2003); the presence rules are StringPresence's. The search itself: StringPartials.cpp.
+#include "StringPartials.hpp"
+
+#include "StringPresence.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ctuner {
+namespace {
+/// A claimed partial is the string's own when its magnitude is this many times (6 dB) what each
+/// claimant's envelope predicts there: the claimant's neighbouring partials cannot explain it. Below
+/// it the peak is left to the claimant (a plucked string's spectrum has comb notches, so a partial
+/// can sit 2–3× above its neighbours' mean without another string; measured on the unit tests'
+/// plucked spectra, PolyTests: aMutedHighEIsNotHeardFromTheLowEsPartials).
+constexpr double kOwnOverEnvelope = 2.0;
+/// A shared partial the string keeps weighs less the more of the claimant's energy may be in it:
+/// its fit weight is multiplied by 1 / (1 + (r / kContamination)²), r = the most the claimant may put
+/// there (its envelope, or its nearest clean partial below on 1/k when that is more: a pluck's lowest
+/// partials fall about as 1/k, sin(kπp)/k² ≈ πp/k) / its magnitude — a partial with 5 % of another string's
+/// magnitude in it counts half (E4's 1st under a flat E2's 4th read 1.4 ¢ off when it counted fully;
+/// PolyTests: coincidentPartialsDoNotDragEitherString). The most, not the envelope the ownership test
+/// uses: that one can come from a partial in a pluck's comb notch and say the claimant puts nearly
+/// nothing there, and the shared peak then weighed fully though it is mostly the claimant's (strums.py
+/// tuning part, envelope → bound: p95 40 dB 0.972 → 0.895 ¢, 20 dB 1.597 → 1.523 ¢, muted 0.816 →
+/// 0.715 ¢; FluidR3 median 0.619 → 0.599 ¢; 20 dB settle 0.375 → 0.330 s).
+constexpr double kContamination = 0.05;
+/// A partial a string wins from another string's series (claimed, but its own: kOwnOverEnvelope) counts
+/// as clean for a string on that series (StringPresence: kSeriesCents) only when it lies at least this
+/// many bins of the frame from where the claimant's fit puts the claimant's partial: a peak on the
+/// claimant's own frequency is explained by the claimant, whatever its envelope says. A pluck's comb
+/// notches make the envelope test unreliable: E2 −5.5 ¢ and A2 plucked at 10–12 % of their length put
+/// notches near their 8th–9th partials, and a muted E4 (4 × E2, 3 × A2) won E2's and A2's partials
+/// beside them, 0.00–0.15 bins from where E2's fit put them on 97 % of the hops, and was reported on
+/// 7–8 more hops of 196 with the series rule than without; at 0.15 and 0.25 on none more (PolyTests:
+/// aMutedHighEOnTheLowStringsSeriesWinsNoPartialOnTheirFrequencies…). A sounding B3 or E4 beside E2's
+/// or A2's series lies off it: strums.py's tuning part, FluidR3 sounding string-hops not heard 4.55 %
+/// with every won partial counted, 4.99 / 5.07 / 5.22 / 5.30 / 6.14 % from 0.1 / 0.15 / 0.2 / 0.25 /
+/// 0.5 bins; 0.25, not the 0.15 edge of that muted E4's partials.
+constexpr double kWonOffClaimantBins = 0.25;
+} // namespace
+
+int StringPartials::partialNear(double frequency, double collisionHz) const {
+    if (fit_.f1 <= 0) return 0;
+    const int k = int(std::lround(frequency / fit_.f1 / stiffness(frequency / fit_.f1, fit_.B)));
+    if (k < 1) return 0;
+    return std::abs(seriesAt(k, fit_) - frequency) < collisionHz ? k : 0;
+}
+
+bool StringPartials::onAnotherString(const StringPartials *strings, std::size_t count, double frequency,
+                                     double collisionHz) const {
+    for (std::size_t t = 0; t < count; ++t)
+        if (&strings[t] != this && strings[t].grounded() && strings[t].partialNear(frequency, collisionHz) > 0) return true;
+    return false;
+}
+
+void StringPartials::markClaims(const StringPartials *strings, std::size_t count, double collisionHz) {
+    for (std::size_t i = 0; i < foundCount_; ++i) {
+        FoundPartial &p = found_[i];
+        p.claimed = false;
+        p.claimed = onAnotherString(strings, count, p.frequency, collisionHz);
+    }
+}
+
+double StringPartials::envelopeAt(int k) const {
+    // Each neighbour n predicts magnitude(n)·(n/k)² at k: a plucked string's spectrum falls as 1/k²
+    // (a pluck's triangle; Fletcher & Rossing, "The Physics of Musical Instruments", §2.6). The raw mean of
+    // the neighbours, on Synth.Pluck's 1/k spectrum, overestimated E2's 3rd 2×, and a B3 on it
+    // lost its fundamental (PolyCLITests: allSixStringsEachReadFromTheirOwnTarget).
+    auto predicted = [k](const FoundPartial &p) { return p.magnitude * double(p.k * p.k) / double(k * k); };
+    for (int d = 1; d <= 2; ++d) {
+        double sum = 0;
+        int n = 0;
+        for (std::size_t i = 0; i < foundCount_; ++i) {
+            const FoundPartial &p = found_[i];
+            if (!p.claimed && (p.k == k - d || p.k == k + d)) {
+                sum += predicted(p);
+                ++n;
+            }
+        }
+        if (n > 0) return sum / n;
+    }
+    // No clean neighbour: the nearest partial found, claimed or not (a 1st partial has no neighbour
+    // below; without this a string whose 2nd partial another string claims could not explain its own
+    // fundamental, and a muted string took it: PolyTests, aMutedLowEIsNotHeardThoughItsFourthPartialSounds),
+    // but never more than the nearest clean partial below k extrapolated on 1/k. A claimed partial's
+    // magnitude is what is in dispute: a B3 0.2 Hz from E2's 3rd is one peak with it, 8–14 dB over what
+    // E2 puts there, and when E2's 4th and 5th were not found E2's envelope at its 6th was predicted
+    // from that shared 3rd, i.e. from B3's own fundamental; B3's 2nd went to E2 and B3 was heard on 55 %
+    // of the hops (PolyTests: aB3OnTheLowEsThirdIsHeardWhenTheLowEsNextPartialsAreMissing, strums.py
+    // tuning seed 2). 1/k, not 1/k², because a pluck's lowest partials fall as sin(kπp)/k² ≈ πp/k: the
+    // clean partial can be far below, and on 1/k² it understated the claimant, whose partials other
+    // strings then kept (aStrumPluckedNearTheBridgeKeepsItsSharedPartialsApart: E2 −0.46 ¢ on 1/k²;
+    // on 1/k² and in place of the nearest partial's prediction, PolyCLITests' A2 read 0.6–0.7 ¢ off).
+    // Tuning part (strums.py): sounding string-hops not heard at 20 dB 18.2 → 3.9 %, at 40 dB
+    // 4.2 → 0.4 %, FluidR3 13.5 → 13.4 %.
+    const FoundPartial *nearest = nullptr;
+    for (std::size_t i = 0; i < foundCount_; ++i)
+        if (found_[i].k != k && (!nearest || std::abs(found_[i].k - k) < std::abs(nearest->k - k))) nearest = &found_[i];
+    if (!nearest) return 0;
+    const double envelope = predicted(*nearest), bound = cleanBelowOnOneOverK(k);
+    return bound > 0 ? std::min(envelope, bound) : envelope;
+}
+
+double StringPartials::cleanBelowOnOneOverK(int k) const {
+    const FoundPartial *below = nullptr;
+    for (std::size_t i = 0; i < foundCount_; ++i)
+        if (!found_[i].claimed && found_[i].k < k && (!below || found_[i].k > below->k)) below = &found_[i];
+    return below ? below->magnitude * below->k / k : 0;
+}
+
+void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {
+    std::size_t own = 0, settledOwn = 0;  // settled: not rising (kAttackRise)
+    std::size_t clean = 0;  // own partials above the 2nd that no other string's series claims
+    std::size_t cleanLow = 0;  // of them, those up to kCleanStartHighestPartial
+    std::size_t won = 0, wonLow = 0;  // own partials above the 2nd won from a claimant (kWonOffClaimantBins)
+    bool lowFound = false;  // partial 1 or 2 found, whether own or shared
+    double oddPeak = 0, anyPeak = 0, ownPeak = 0;  // the largest magnitudes: odd-numbered found, any found, own
+    int lowest = kStringPartials + 1, settledLowest = kStringPartials + 1;
+    double all = 0, ownOlder = 0;  // all found partials' energy; the own ones' in the older frame
+    ownEnergy_ = 0;
+    for (std::size_t i = 0; i < foundCount_; ++i) {
+        FoundPartial &p = found_[i];
+        p.own = true;
+        double contamination = 0;  // the largest claimant envelope / magnitude
+        double offClaimant = INFINITY;  // how far from the nearest claimant's predicted partial (Hz)
+        for (std::size_t t = 0; t < count && p.claimed && p.own; ++t) {
+            if (&strings[t] == this || !strings[t].grounded()) continue;
+            const int j = strings[t].partialNear(p.frequency, collisionHz);
+            if (j == 0) continue;
+            const double envelope = strings[t].envelopeAt(j);
+            p.own = p.magnitude > kOwnOverEnvelope * envelope;
+            offClaimant = std::min(offClaimant, std::abs(p.frequency - seriesAt(j, strings[t].fit_)));
+            const double most = std::max(envelope, strings[t].cleanBelowOnOneOverK(j));  // see kContamination
+            contamination = std::max(contamination, most / p.magnitude);
+        }
+        const double energy = p.magnitude * p.magnitude;
+        all += energy;
+        lowFound = lowFound || p.k <= kLowestOwnPartial;
+        if (p.k % 2 == 1) oddPeak = std::max(oddPeak, p.magnitude);
+        anyPeak = std::max(anyPeak, p.magnitude);
+        if (!p.own) continue;
+        if (!p.claimed && p.k > kLowestOwnPartial) {
+            ++clean;
+            if (p.k <= kCleanStartHighestPartial) ++cleanLow;
+        } else if (p.k > kLowestOwnPartial && offClaimant >= kWonOffClaimantBins * frameBinHz_) {
+            ++won;  // see StringPresence: kSeriesCents, and kWonOffClaimantBins
+            if (p.k <= kCleanStartHighestPartial) ++wonLow;
+        }
+        const double r = contamination / kContamination;
+        fitting_[own++] = {p.k, p.frequency, p.magnitude / std::sqrt(1 + r * r)};  // weight ∝ magnitude²
+        ownEnergy_ += energy;
+        ownOlder += p.older * p.older;
+        ownPeak = std::max(ownPeak, p.magnitude);
+        lowest = std::min(lowest, p.k);
+        if (!p.rising) {
+            ++settledOwn;
+            settledLowest = std::min(settledLowest, p.k);
+        }
+    }
+    clarity_ = all > 0 ? ownEnergy_ / all : 0;
+    ownFallDb_ = ownOlder > 0 && ownEnergy_ > 0 ? 10 * std::log10(ownEnergy_ / ownOlder) : 0;
+    double nonMultiplePeak = anyPeak;  // see PresenceEvidence
+    for (int m = 3; m <= kHighestNoteMultiple; ++m) {
+        double multiple = 0, other = 0;
+        for (std::size_t i = 0; i < foundCount_; ++i) {
+            double &peak = found_[i].k % m == 0 ? multiple : other;
+            peak = std::max(peak, found_[i].magnitude);
+        }
+        if (multiple >= anyPeak) nonMultiplePeak = std::min(nonMultiplePeak, other);
+    }
+    clean_ = clean;
+    bool onSeries = false;  // see kSeriesCents
+    for (std::size_t t = 0; t < count && !onSeries; ++t)
+        onSeries = &strings[t] != this && strings[t].grounded() && onSeriesOf(fit_.f1, strings[t].fit_.f1);
+    const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, won, wonLow, onSeries, wasHeard_, oddPeak,
+                                    nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_};
+    heard_ = presentBy(evidence);
+    damped_ = own > 0 && dampedBy(evidence);
+    if (heard_) {
+        // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone
+        // 1st partial as it is, however shared).
+        const StiffString fit = own >= 3 ? stringFit(fitting_.data(), own, fit_)
+                                         : StiffString{firstPartialFor(fitting_.data(), own, ownB_, fit_.f1), ownB_};
+        heard_ = inRange(fit.f1);
+        if (heard_) fit_ = fit;
+        if (heard_ && own >= 3) ownB_ = fit.B;
+    }
+    // Not heard (a damped string included) is forgotten: the next hop looks for it afresh.
+    previous_ = heard_ ? fit_ : StiffString{0, 0};
+    if (!heard_) ownB_ = 0;
+    tracked_ = heard_;
+    // The attack guard: followed (the next hop resumes from this fit) but not reported unless the
+    // string is heard through partials that are not rising, one of them its 1st or 2nd (in an attack
+    // the other strings' series are not all found yet, so "clean" partials are not yet known to be:
+    // PolyTests' mutedStringsAreNotHeardInTheAttack heard muted strings on 2 hops when they counted).
+    if (guarded_ && heard_) heard_ = settledOwn >= kMinOwnPartials && settledLowest <= kLowestOwnPartial;
+}
+
+void StringPartials::confirm(const StringPartials *strings, std::size_t count, double collisionHz) {
+    if (!heard_ || hopsSinceReported_ <= resumeHops_) return;
+    bool first = false;
+    for (std::size_t i = 0; i < foundCount_ && !first; ++i) first = found_[i].k == 1;
+    first = first || onAnotherString(strings, count, seriesAt(1, fit_), collisionHz);
+    if (first) return;
+    heard_ = tracked_ = false;
+    previous_ = {0, 0};
+    ownB_ = 0;
+}
+
+} // namespace ctuner
