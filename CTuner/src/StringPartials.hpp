@@ -82,8 +82,9 @@ public:
     /// claimant's envelope cannot explain — fits those, and decides whether the string is heard.
     void resolve(const StringPartials *strings, std::size_t count, double collisionHz);
     /// After the last resolve of a hop: a string heard now that was not reported within the last
-    /// `resumeHops` hops is reported only when its 1st partial was found, or lies on another string's
-    /// partial (hidden there); else it is not heard and not followed (kResumeSeconds, PolyAnalyser.cpp).
+    /// `resumeHops` hops is reported only when its 1st partial was found where its fit puts it
+    /// (kFirstOnSeriesCents, StringClaims.cpp), or lies on another string's partial (hidden there); else
+    /// it is not heard and not followed (kResumeSeconds, PolyAnalyser.cpp).
     void confirm(const StringPartials *strings, std::size_t count, double collisionHz);
     /// The magnitude this string's own spectral envelope predicts at its partial k, from its found
     /// partials k±1 (else k±2) that no other string claims, each on a plucked string's 1/k² slope;

@@ -1,9 +1,10 @@
 // PolySilenceTests.cpp — strings of a tuning that nobody plays stay silent beside one that sounds: a
 // silent string whose even partials are another note's (StringPresence: kOddUnderStrongestDb) or whose
 // every m-th are (kNonMultipleUnderStrongestDb), one faint over the noise (kOwnOverFloorDb), a string
-// far under the loudest (kUnderStrongestDb), and one without its 1st partial (PolyAnalyser:
-// kResumeSeconds). Each threshold is bracketed from both sides: the decibel ones fail at 35 and at
-// 45 dB, kResumeSeconds at 0.15 and at 0.3 s.
+// far under the loudest (kUnderStrongestDb), one without its 1st partial (PolyAnalyser:
+// kResumeSeconds) or with a peak off its series in its place (StringClaims.cpp: kFirstOnSeriesCents).
+// Each threshold is bracketed from both sides: the decibel ones fail at 35 and at 45 dB, kResumeSeconds
+// at 0.15 and at 0.3 s, kFirstOnSeriesCents at 6 and at 16 ¢.
 #include "Check.hpp"
 #include "PolyHops.hpp"
 #include "Strums.hpp"
@@ -163,6 +164,40 @@ double aThreeHeardAfterItsReturn(double gap, bool neverFirst = false) {
     return heardShare(analyse(kCello, x), 3, t2 + 0.3);
 }
 } // namespace
+
+namespace {
+/// Cello tuning. C2 (+3 ¢) plucked; A3's 2nd…8th partials (+4 ¢, 1/k) sound with it throughout, and in
+/// place of A3's 1st a peak `offCents` from it, 14 dB under A3's 2nd. The share of the hops from 0.5 s on
+/// which A3 is heard.
+double aThreeHeardWithAFirstPartialOff(double offCents) {
+    const double a3 = kCello[3] * std::exp2(4 / 1200.0);
+    strums::PluckedString c2;
+    c2.frequency = kCello[0] * std::exp2(3 / 1200.0);
+    c2.amplitude = 0.3;
+    std::vector<float> x = strums::strum({c2}, kFs, 2.0, 0.0005);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double t = double(i) / kFs;
+        for (int k = 2; k <= 8; ++k) x[i] += float(0.05 / k * std::sin(2 * ctuner::kPi * k * a3 * t + k));
+        x[i] += float(0.005 * std::sin(2 * ctuner::kPi * a3 * std::exp2(offCents / 1200.0) * t));
+    }
+    return heardShare(analyse(kCello, x), 3, 0.5);
+}
+} // namespace
+
+TEST(aStringWhoseFirstPartialLiesOffItsSeriesIsNotStarted) {
+    // A peak 15 ¢ under where A3's 2nd…8th partials put its 1st, inside the search's first tolerance:
+    // what a bowed C2's silent G2 took for its 1st partial among the bow's noise peaks (StringClaims.cpp:
+    // kFirstOnSeriesCents). Not heard; heard throughout without the rule and at 16 ¢.
+    const double heard = aThreeHeardWithAFirstPartialOff(-15);
+    CHECK(heard <= 0.01, "A3 with a peak 15 ¢ off its 1st partial heard on %.0f %% of the hops", 100 * heard);
+}
+
+TEST(aStringWhoseFirstPartialLiesEightCentsOffItsSeriesStarts) {
+    // The other side: 8 ¢ off, as the 1st partials of 1 % of strums.py's sounding strings lie from their
+    // fits when they start. Heard; not heard at kFirstOnSeriesCents 6.
+    const double heard = aThreeHeardWithAFirstPartialOff(-8);
+    CHECK(heard > 0.95, "A3 with its 1st partial 8 ¢ off heard on %.0f %% of the hops", 100 * heard);
+}
 
 TEST(aSilentStringIsNotHeardOnPartialsAboveAFirstItLacks) {
     // A3's 2nd…8th partials beside a ringing C2, never a 1st: what a silent string finds when another
