@@ -49,7 +49,9 @@ lines `tuner --poly --announce` says for each strum (the issue asks one line per
 the strings those lines name are named right (in tune as the truth, or within 1.5 ¢ of it; a muted string
 named is wrong; a damped string is one that stopped, judged against its truth like any other) — both
 reported, no target; and how many of the steady sounding string-hops that were heard read more than
-WRONG_CENTS (10 ¢) off the truth (a wrong reading, not an inaccurate one; reported). --per-file prints
+WRONG_CENTS (10 ¢) off the truth (a wrong reading, not an inaccurate one; reported). For the soundfont
+strums, beside the truth, each string is also scored against itself read alone (reported; see score_alone).
+--per-file prints
 each tuning strum's strings as median error / share not heard / wrong readings ("Nw"), and, for each
 damped string, on how many hops it was read within
 0.1 s of the instant and after, when, and at how many cents from its truth.
@@ -277,7 +279,9 @@ def reference(binary, x, tmp, name):
     return float(np.median(f))
 
 
-def soundfont(seed, renders, refs, font="fluidr3"):
+def soundfont(seed, renders, refs, font="fluidr3", placed=None):
+    """One soundfont strum: (signal, truth per string (Hz), strum time, own-level envelopes). When
+    `placed` is a list, each string's own signal, as placed in the strum (no noise), is appended to it."""
     import corpus
     # FluidR3 keeps the first set's generator (seed·31 + 5); other fonts draw other detunes.
     rng = np.random.default_rng(seed * 31 + 5 + {"fluidr3": 0, "timgm6mb": 1, "msgeneral": 2}[font] * 100003)
@@ -293,6 +297,10 @@ def soundfont(seed, renders, refs, font="fluidr3"):
         a = int(starts[i] * FS)
         m = min(n - a, len(y))
         x[a:a + m] += y[:m]
+        if placed is not None:
+            alone = np.zeros(n, dtype=np.float32)
+            alone[a:a + m] = y[:m]
+            placed.append(alone)
         truth.append(refs[program][i] * 2 ** (realised / 1200))
         levels.append(own_level(y, n, a))
     x = add_noise(x, 60, rng, int(starts[0] * FS))
@@ -438,6 +446,57 @@ def score(hops, truth, strum, levels):
     return errors, muted_total, muted_reported, (settle, stays), judged, old_errors
 
 
+def score_alone(hops, alone, strum, levels):
+    """The soundfont strums against each string read alone. The renders glide in pitch as they decay (a
+    nylon E4 reads +2…+3 ¢ until its sample's loop at ~1 s, then 0; BENCHMARKS.md, stop 14: up to 2.6 ¢
+    over a string's steady part), so a truth of one value per string (the single-string tuner's median)
+    charges the analyser with the render's glide, and the single-string tuner weighs the glide over
+    other spans than --poly's frames. Here each string's own signal, as placed in the strum, is read
+    alone by the same `tuner --poly` (same frames, same hops), and the strum's reading of it is compared
+    with that one at each hop: what the other strings do to a string's reading, as the instruments'
+    relative detune error compares a tracker with itself (metrics.relative_detune). Report rows only:
+    the issue's soundfont targets stay on the truth.
+
+    `alone[i]` is the analyser's hops on string i's own signal (None: not scored). At each steady hop
+    where string i sounds and is heard alone, its error is the strum's reading of it against the lone
+    reading at the same hop (inf when the strum does not hear it); a hop where it is not heard alone
+    does not count. Returns
+    (errors, settle): settle is the time from the strum until every string reads within ±SETTLE_CENTS
+    of its lone reading for HOLD_HOPS hops in a row (no reading in either does not count against a
+    string, except before the strum's first reading of it)."""
+    times = np.array([h["time"] for h in hops])
+    cents = np.full((len(hops), 6), np.nan)
+    lone = np.zeros((len(hops), 6), dtype=bool)  # heard alone at the hop, and sounding
+    for i in range(6):
+        if alone[i] is None:
+            continue
+        by_time = {round(h["time"], 4): h["strings"][i] for h in alone[i]}
+        for j, h in enumerate(hops):
+            a = by_time.get(round(h["time"], 4))
+            lone[j, i] = a is not None and sounding_at(levels[i], h["time"])
+            if lone[j, i] and h["strings"][i] is not None:
+                cents[j, i] = 1200 * math.log2(h["strings"][i]["frequency"] / a["frequency"])
+    steady = times >= strum + STEADY_AFTER
+    errors = []
+    for i in range(6):
+        c = cents[steady & lone[:, i], i]
+        errors.extend(np.abs(c[~np.isnan(c)]).tolist())
+        errors.extend([math.inf] * int(np.isnan(c).sum()))
+    ok = times >= strum + 0.05
+    for i in range(6):
+        ok &= np.isnan(cents[:, i]) | (np.abs(cents[:, i]) <= SETTLE_CENTS)
+        heard = np.where(~np.isnan(cents[:, i]))[0]
+        if len(heard):
+            ok[:heard[0]] = False
+    run, settle = 0, math.inf
+    for j in range(len(hops)):
+        run = run + 1 if ok[j] else 0
+        if run == HOLD_HOPS:
+            settle = times[j - HOLD_HOPS + 1] - strum
+            break
+    return errors, settle
+
+
 def summarise(results):
     errors = np.array([e for r in results for e in r["errors"]])
     old = np.array([e for r in results for e in r["old_errors"]])
@@ -462,7 +521,13 @@ def summarise(results):
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
     named = [ok for r in results for ok in r["said_right"]]
     said_right = (100.0 * sum(named) / len(named), len(named)) if named else None
-    return {"median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
+    alone_errors = np.array([e for r in results if r.get("alone") for e in r["alone"][0]])
+    alone = None
+    if len(alone_errors):
+        alone = (float(np.median(alone_errors)), float(np.percentile(alone_errors, 95, method="higher")),
+                 float(np.mean(~np.isfinite(alone_errors))) * 100,
+                 float(np.median([r["alone"][1] for r in results if r.get("alone")])))
+    return {"alone": alone, "median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
             "settle": float(np.median(settles)) if settles else math.nan,
             "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
             "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule, "said": lines,
@@ -507,6 +572,12 @@ def table(parts):
             row("damped string reported (% of hops)", s["damped"], TARGETS_TABLE["damped string reported"], "{:.2f}")
         row("strum to ±1 ¢ of final (held 0.1 s), median (s)", s["settle"], 0.4, "{:.3f}")
         row("strum to ±1 ¢ of final to the end, median (s)", s["stays"], "report", "{:.3f}")
+        if s["alone"] is not None:
+            a = s["alone"]
+            lines.append(f"| {name} | {s['n']} | against each string read alone at the same hop: median / p95 (¢) / "
+                         f"not heard | {a[0]:.3f} / {a[1]:.3f} / {a[2]:.2f} % | report | |")
+            lines.append(f"| {name} | {s['n']} | strum to ±1 ¢ of each string read alone (held 0.1 s), median (s) "
+                         f"| {a[3]:.3f} | report | |")
         row("CPU per audio second (% of one core)", s["cpu"], 5.0, "{:.2f}")
         if s["said"] is not None:
             a = s["said"]
@@ -541,7 +612,7 @@ def main(argv=None):
 
 def score_all(args, binary, tmp):
     """Builds every strum of the parts asked for into `tmp`, runs the tuner on each, prints the tables."""
-    jobs = []  # (part, name, x, truth, strum, levels, damped: {string: instant (s)} or None)
+    jobs = []  # (part, name, x, truth, strum, levels, damped: {string: instant (s)} or None, alone: names or None)
     parts = [p for p in ("tuning", "holdout") if args.part in ("all", p)]
     for part, seeds in (("tuning", TUNING_SEEDS), ("holdout", HOLDOUT_SEEDS)):
         if part not in parts:
@@ -549,11 +620,11 @@ def score_all(args, binary, tmp):
         for seed in seeds:
             for snr in (40, 20):
                 x, truth, strum, levels = synthetic(seed, snr)
-                jobs.append((f"synthetic {snr} dB, {part}", f"s{seed}_{snr}.wav", x, truth, strum, levels, None))
+                jobs.append((f"synthetic {snr} dB, {part}", f"s{seed}_{snr}.wav", x, truth, strum, levels, None, None))
             x, truth, strum, levels = synthetic(seed, 40, muted=1 + seed % 2)
-            jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum, levels, None))
+            jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum, levels, None, None))
             x, truth, strum, levels, instants = damped_strum(seed)
-            jobs.append((f"damped 40 dB, {part}", f"d{seed}.wav", x, truth, strum, levels, instants))
+            jobs.append((f"damped 40 dB, {part}", f"d{seed}.wav", x, truth, strum, levels, instants, None))
     if not args.no_soundfont:
         fonts = {}
         for label, font, seeds in SOUNDFONT_SETS:
@@ -565,14 +636,20 @@ def score_all(args, binary, tmp):
                         for p in renders}
                 fonts[font] = (renders, refs)
             for seed in seeds:
-                x, truth, strum, levels = soundfont(seed, *fonts[font], font)
-                jobs.append((label, f"f{font}{seed}.wav", x, truth, strum, levels, None))
+                placed = []
+                x, truth, strum, levels = soundfont(seed, *fonts[font], font, placed)
+                alone = [f"f{font}{seed}_alone{i}.wav" for i in range(6)]
+                for path, y in zip(alone, placed):
+                    write_wav(os.path.join(tmp, path), y)
+                jobs.append((label, f"f{font}{seed}.wav", x, truth, strum, levels, None, alone))
     for _, name, x, *_ in jobs:
         write_wav(os.path.join(tmp, name), x)
 
     def one(job):
-        part, name, _, truth, strum, levels, damped = job
+        part, name, _, truth, strum, levels, damped, alone = job
         hops, cpu, _ = run(binary, os.path.join(tmp, name))
+        against_alone = score_alone(hops, [run(binary, os.path.join(tmp, a))[0] for a in alone], strum,
+                                    levels) if alone else None
         said, said_right = announcements(binary, os.path.join(tmp, name), truth)
         errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels)
         damped_total, damped_said = damped_reported(hops, damped) if damped else (0, 0)
@@ -602,7 +679,7 @@ def score_all(args, binary, tmp):
         return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
                       "damped_total": damped_total, "damped_reported": damped_said,
                       "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said,
-                      "said_right": said_right}
+                      "said_right": said_right, "alone": against_alone}
 
     by_part = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

@@ -338,6 +338,34 @@ class StrumSoundingRule(unittest.TestCase):
         self.assertEqual(strums.judge_lines(["nonsense"], truth), [False])
 
 
+    def test_a_string_is_scored_against_its_own_lone_reading_at_each_hop(self):
+        # String 1's render glides from +3 to 0 ¢ (read so alone); the strum reads it 0.4 ¢ over its lone
+        # reading until 1.0 s, 2 ¢ over from 1.0 to 1.2 s (another string's partial), and misses it from
+        # 2.0 s, where it is still heard alone; from 2.2 s it is not heard alone either: not counted.
+        import strums
+        fs, n = strums.FS, int(strums.SECONDS * strums.FS)
+        t = np.arange(n) / fs
+        levels = [strums.own_level(0.05 * np.sin(2 * math.pi * 110 * t), n, 0)] + [None] * 5
+        times = [j / 100 for j in range(1, int(strums.SECONDS * 100) + 1)]
+        glide = lambda time: 3.0 * max(0.0, 1.5 - time) / 1.5  # noqa: E731
+        at = lambda cents: {"frequency": 110.0 * 2 ** (cents / 1200)}  # noqa: E731
+        alone = [{"time": u, "strings": [at(glide(u)) if u < 2.2 else None] + [None] * 5} for u in times]
+        hops = [{"time": u, "strings": [at(glide(u) + (0.4 if u < 1.0 else 2.0 if u < 1.2 else 0.0))
+                                        if u < 2.0 else None] + [None] * 5} for u in times]
+        errors, settle = strums.score_alone(hops, [alone] + [None] * 5, 0.0, levels)
+        steady = [u for u in times if u >= strums.STEADY_AFTER and u < 2.2]
+        self.assertEqual(len(errors), len(steady))  # hops not heard alone are left out
+        self.assertEqual(sum(math.isinf(e) for e in errors), sum(1 for u in steady if u >= 2.0))
+        finite = [e for e in errors if not math.isinf(e)]
+        self.assertAlmostEqual(max(finite), 2.0, places=6)
+        self.assertAlmostEqual(sorted(finite)[0], 0.0, places=6)
+        # Within ±1 ¢ of the lone reading from the first hop, held 0.1 s: settled at once (0.01 s is
+        # before the strum's first 50 ms); the 2 ¢ at 1.0–1.2 s does not move the first settle.
+        self.assertAlmostEqual(settle, 0.05, places=6)
+        # Against a constant truth (the glide's median), the same readings are up to 3.4 ¢ off.
+        const, _, _, _, _, _ = strums.score(hops, [110.0 * 2 ** (glide(1.8) / 1200)] + [None] * 5, 0.0, levels)
+        self.assertGreater(max(e for e in const if not math.isinf(e)), 3.0)
+
 
 class StrumDampedSet(unittest.TestCase):
     """strums.py's damped set (issue 15: a string damped by hand while the others ring)."""
