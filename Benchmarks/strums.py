@@ -378,6 +378,16 @@ def steady_errors(cents, mask, sounding):
     return errors
 
 
+def held_settle(times, ok, strum):
+    """The time from the strum to the first hop that starts HOLD_HOPS hops in a row where `ok` (inf if none)."""
+    run = 0
+    for j in range(len(times)):
+        run = run + 1 if ok[j] else 0
+        if run == HOLD_HOPS:
+            return times[j - HOLD_HOPS + 1] - strum
+    return math.inf
+
+
 def score(hops, truth, strum, levels):
     muted_total, muted_reported = 0, 0
     finals, settle = [], None
@@ -423,12 +433,7 @@ def score(hops, truth, strum, levels):
     stays = times[first_good] - strum if first_good < len(hops) else math.inf
     # The target's reading: the first hop from which every sounding string reads within ±1 ¢ of its
     # final value for HOLD_HOPS hops in a row (so one lucky hop does not count).
-    run, settle = 0, math.inf
-    for j in range(len(hops)):
-        run = run + 1 if ok[j] else 0
-        if run == HOLD_HOPS:
-            settle = times[j - HOLD_HOPS + 1] - strum
-            break
+    settle = held_settle(times, ok, strum)
     # Out of tolerance: the steady median reading against the target, vs the truth against it.
     judged = []
     for i in sounding:
@@ -488,13 +493,7 @@ def score_alone(hops, alone, strum, levels):
         heard = np.where(~np.isnan(cents[:, i]))[0]
         if len(heard):
             ok[:heard[0]] = False
-    run, settle = 0, math.inf
-    for j in range(len(hops)):
-        run = run + 1 if ok[j] else 0
-        if run == HOLD_HOPS:
-            settle = times[j - HOLD_HOPS + 1] - strum
-            break
-    return errors, settle
+    return errors, held_settle(times, ok, strum)
 
 
 def summarise(results):

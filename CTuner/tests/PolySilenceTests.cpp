@@ -141,6 +141,14 @@ TEST(aStringThirtyFourDbUnderTheLoudestIsStillHeard) {
 }
 
 namespace {
+/// A cello's C2 (+3 ¢) plucked at the start, ringing for `seconds`, in white noise of RMS 5e-4.
+std::vector<float> cTwoPlucked(double seconds) {
+    strums::PluckedString c2;
+    c2.frequency = kCello[0] * std::exp2(3 / 1200.0);
+    c2.amplitude = 0.3;
+    return strums::strum({c2}, kFs, seconds, 0.0005);
+}
+
 /// Cello tuning. C2 (+3 ¢) is plucked at the start and rings; A3 (+4 ¢, partials 1/k, k = 1…8) sounds
 /// with it until 0.8 s. With `gap` 0 only A3's 1st partial stops there. Else all of A3 fades out over
 /// 20 ms, and `gap` seconds later fades back in over 20 ms without its 1st partial; with `neverFirst`,
@@ -148,10 +156,7 @@ namespace {
 /// heard.
 double aThreeHeardAfterItsReturn(double gap, bool neverFirst = false) {
     const double t1 = 0.8, t2 = t1 + gap, ramp = 0.02, a3 = kCello[3] * std::exp2(4 / 1200.0);
-    strums::PluckedString c2;
-    c2.frequency = kCello[0] * std::exp2(3 / 1200.0);
-    c2.amplitude = 0.3;
-    std::vector<float> x = strums::strum({c2}, kFs, 2.5, 0.0005);
+    std::vector<float> x = cTwoPlucked(2.5);
     for (std::size_t i = 0; i < x.size(); ++i) {
         const double t = double(i) / kFs;
         double g = 1;
@@ -171,10 +176,7 @@ namespace {
 /// which A3 is heard.
 double aThreeHeardWithAFirstPartialOff(double offCents) {
     const double a3 = kCello[3] * std::exp2(4 / 1200.0);
-    strums::PluckedString c2;
-    c2.frequency = kCello[0] * std::exp2(3 / 1200.0);
-    c2.amplitude = 0.3;
-    std::vector<float> x = strums::strum({c2}, kFs, 2.0, 0.0005);
+    std::vector<float> x = cTwoPlucked(2.0);
     for (std::size_t i = 0; i < x.size(); ++i) {
         const double t = double(i) / kFs;
         for (int k = 2; k <= 8; ++k) x[i] += float(0.05 / k * std::sin(2 * ctuner::kPi * k * a3 * t + k));
