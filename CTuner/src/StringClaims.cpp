@@ -44,25 +44,26 @@ constexpr double kContamination = 0.05;
 /// 0.5 bins; 0.25, not the 0.15 edge of that muted E4's partials.
 constexpr double kWonOffClaimantBins = 0.25;
 /// A string (re)started through its 1st partial (confirm) needs that partial within this many cents of
-/// where the fit of its own partials puts it: a peak farther off inside the search's first tolerance (2 %,
-/// 34 ¢) is noise or another sound, not the string's fundamental. Measured with --poly on the real
+/// where the fit of its own partials puts it: a peak farther off inside the search's first tolerance
+/// (2 %, 34 ¢) is noise or another sound, not the string's fundamental. Measured with --poly on the real
 /// recordings' development half (Benchmarks/poly_real.py): a bowed C2's silent G2 took the bow's noise
 /// peaks at 97.5–98.2 Hz for its 1st partial, 2–14 ¢ from the fit of the partials it shares with C2, and
 /// 43 % of the silent strings' confirmations there had the 1st partial over 10 ¢ off; on strums.py's
 /// tuning part the sounding strings' 1st partials lie within 1.0 / 3.7 / 8.6 ¢ of their fits at the
-/// 50th / 90th / 99th percentile (709 confirmations), 0.7 % over 10 ¢, and are confirmed a hop later.
-/// Silent strings reported on the development half: 1.05 % without the rule, 1.02 / 0.88 / 0.74 / 0.74 %
-/// at 20 / 10 / 7 / 5 ¢; at 7 ¢ the played strings start losing hops (the bowed C2 heard on 93 → 92 %,
-/// the weak-fundamental set's synthetic plucks 99.97 → 99.88 %; at 10 ¢ 99.92 %), at 5 ¢ the damped strums'
-/// sounding strings too (not heard 0.01 → 0.04 %); the strums' figures are the same at 10 ¢. PolySilenceTests:
-/// aStringWhoseFirstPartialLiesOffItsSeriesIsNotStarted (fails without the rule and at 16 ¢) and
-/// aStringWhoseFirstPartialLiesEightCentsOffItsSeriesStarts (fails at 6 ¢).
+/// 50th / 90th / 99th percentile (709 confirmations), 0.7 % over 10 ¢, and such a string is confirmed
+/// on a later hop: the strums' figures are the same at 10 ¢. Silent strings reported on the development
+/// half: 1.05 % without the rule, 1.02 / 0.88 / 0.74 / 0.74 % at 20 / 10 / 7 / 5 ¢; at 7 ¢ the played
+/// strings start losing hops (the bowed C2 heard on 93 → 92 %, the weak-fundamental set's synthetic
+/// plucks 99.97 → 99.88 %; at 10 ¢ 99.92 %), at 5 ¢ the damped strums' sounding strings too (not heard
+/// 0.01 → 0.04 %). PolySilenceTests: aStringWhoseFirstPartialLiesOffItsSeriesIsNotStarted (fails
+/// without the rule and at 16 ¢) and aStringWhoseFirstPartialLiesEightCentsOffItsSeriesStarts (fails at
+/// 6 ¢).
 constexpr double kFirstOnSeriesCents = 10.0;
 /// A string's 1st partial that another string's series also puts there (claimed) is one peak with that
 /// string's partial: a B3 within a few hertz of E2's 3rd, an E4 of E2's 4th or A2's 3rd. Even weighed by
 /// kContamination it drags the fit: the claimant's envelope there comes from its lowest partials, where
-/// a pluck's comb notches lie, and the 1st partial is the string's strongest, so the largest weight of
-/// the fit. It is left out of the fit (not of the evidence for hearing the string) when the string has
+/// a pluck's comb notches lie, and the 1st partial, often the string's strongest, weighs much in the
+/// fit. It is left out of the fit (not of the evidence for hearing the string) when the string has
 /// at least this many other own partials: three, the fewest that give f1 and B (fitPartials). strums.py's
 /// tuning part, without the rule / with it at 3 / at 4: p95 at 40 dB 0.431 / 0.297 / 0.297 ¢, at 20 dB
 /// 0.606 / 0.479 / 0.557 ¢, damped strums 0.352 / 0.244 / 0.273 ¢, muted 0.368 / 0.247 / 0.247 ¢; strum to
