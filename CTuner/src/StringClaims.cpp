@@ -244,10 +244,11 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
 
 void StringPartials::confirm(const StringPartials *strings, std::size_t count, double collisionHz) {
     if (!heard_ || hopsSinceReported_ <= resumeHops_) return;
+    const double fitFirst = seriesAt(1, fit_);  // where the fit of its own partials puts the 1st
     bool first = false;
     for (std::size_t i = 0; i < foundCount_ && !first; ++i)
-        first = found_[i].k == 1 && std::abs(centsBetween(found_[i].frequency, seriesAt(1, fit_))) <= kFirstOnSeriesCents;
-    first = first || onAnotherString(strings, count, seriesAt(1, fit_), collisionHz);
+        first = found_[i].k == 1 && std::abs(centsBetween(found_[i].frequency, fitFirst)) <= kFirstOnSeriesCents;
+    first = first || onAnotherString(strings, count, fitFirst, collisionHz);
     if (first) return;
     heard_ = tracked_ = false;
     previous_ = {0, 0};
