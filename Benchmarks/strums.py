@@ -50,7 +50,9 @@ the strings those lines name are named right (in tune as the truth, or within 1.
 named is wrong; a damped string is one that stopped, judged against its truth like any other) — both
 reported, no target; and how many of the steady sounding string-hops that were heard read more than
 WRONG_CENTS (10 ¢) off the truth (a wrong reading, not an inaccurate one; reported). For the soundfont
-strums, beside the truth, each string is also scored against itself read alone (reported; see score_alone).
+strums, beside the truth, each string is also scored against itself read alone (reported; see score_alone),
+and the strings read alone are scored against the truth as the strum is (reported; see merged_alone):
+what a perfect separator would score, so what the renders themselves allow.
 --per-file prints
 each tuning strum's strings as median error / share not heard / wrong readings ("Nw"), and, for each
 damped string, on how many hops it was read within
@@ -496,6 +498,16 @@ def score_alone(hops, alone, strum, levels):
     return errors, held_settle(times, ok, strum)
 
 
+def merged_alone(hops, alone):
+    """The strum's hops with each string's reading replaced by its reading alone at the same hop (None
+    where it has none): what an analyser that separated the strings perfectly — reading each as `tuner
+    --poly` reads it alone — would report. Scored against the truth (score), it shows what the renders
+    themselves allow: a render whose pitch glides for a second cannot settle within ±1 ¢ of its final
+    value sooner, whatever reads it."""
+    by = [{round(h["time"], 4): h["strings"][i] for h in a} for i, a in enumerate(alone)]
+    return [{"time": h["time"], "strings": [by[i].get(round(h["time"], 4)) for i in range(len(by))]} for h in hops]
+
+
 def summarise(results):
     errors = np.array([e for r in results for e in r["errors"]])
     old = np.array([e for r in results for e in r["old_errors"]])
@@ -526,7 +538,13 @@ def summarise(results):
         alone = (float(np.median(alone_errors)), float(np.percentile(alone_errors, 95, method="higher")),
                  float(np.mean(~np.isfinite(alone_errors))) * 100,
                  float(np.median([r["alone"][1] for r in results if r.get("alone")])))
-    return {"alone": alone, "median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
+    ideal_errors = np.array([e for r in results if r.get("ideal") for e in r["ideal"][0]])
+    ideal = None
+    if len(ideal_errors):
+        ideal = (float(np.median(ideal_errors)), float(np.percentile(ideal_errors, 95, method="higher")),
+                 float(np.mean(~np.isfinite(ideal_errors))) * 100,
+                 float(np.median([r["ideal"][1] for r in results if r.get("ideal")])))
+    return {"alone": alone, "ideal": ideal, "median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
             "settle": float(np.median(settles)) if settles else math.nan,
             "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
             "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule, "said": lines,
@@ -577,6 +595,12 @@ def table(parts):
                          f"not heard | {a[0]:.3f} / {a[1]:.3f} / {a[2]:.2f} % | report | |")
             lines.append(f"| {name} | {s['n']} | strum to ±1 ¢ of each string read alone (held 0.1 s), median (s) "
                          f"| {a[3]:.3f} | report | |")
+        if s.get("ideal") is not None:
+            a = s["ideal"]
+            lines.append(f"| {name} | {s['n']} | each string read alone, against the truth (what the renders "
+                         f"allow): median / p95 (¢) / not heard | {a[0]:.3f} / {a[1]:.3f} / {a[2]:.2f} % | report | |")
+            lines.append(f"| {name} | {s['n']} | each string read alone, against the truth: to ±1 ¢ of final "
+                         f"(held 0.1 s), median (s) | {a[3]:.3f} | report | |")
         row("CPU per audio second (% of one core)", s["cpu"], 5.0, "{:.2f}")
         if s["said"] is not None:
             a = s["said"]
@@ -647,8 +671,12 @@ def score_all(args, binary, tmp):
     def one(job):
         part, name, _, truth, strum, levels, damped, alone = job
         hops, cpu, _ = run(binary, os.path.join(tmp, name))
-        against_alone = score_alone(hops, [run(binary, os.path.join(tmp, a))[0] for a in alone], strum,
-                                    levels) if alone else None
+        lone = [run(binary, os.path.join(tmp, a))[0] for a in alone] if alone else None
+        against_alone = score_alone(hops, lone, strum, levels) if alone else None
+        ideal = None
+        if alone:
+            e, _, _, (settled, _), _, _ = score(merged_alone(hops, lone), truth, strum, levels)
+            ideal = (e, settled)
         said, said_right = announcements(binary, os.path.join(tmp, name), truth)
         errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels)
         damped_total, damped_said = damped_reported(hops, damped) if damped else (0, 0)
@@ -678,7 +706,7 @@ def score_all(args, binary, tmp):
         return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
                       "damped_total": damped_total, "damped_reported": damped_said,
                       "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said,
-                      "said_right": said_right, "alone": against_alone}
+                      "said_right": said_right, "alone": against_alone, "ideal": ideal}
 
     by_part = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

@@ -366,6 +366,34 @@ class StrumSoundingRule(unittest.TestCase):
         const, _, _, _, _, _ = strums.score(hops, [110.0 * 2 ** (glide(1.8) / 1200)] + [None] * 5, 0.0, levels)
         self.assertGreater(max(e for e in const if not math.isinf(e)), 3.0)
 
+    def test_the_strings_read_alone_are_scored_as_the_strum_would_be(self):
+        # String 1 alone glides from +3 to 0 ¢ until 1.5 s; the strum reads it 2 ¢ off and misses string 2.
+        # Merged, each string takes its lone reading at the strum's hops (a hop the lone run lacks: None),
+        # so against the truth the merged hops settle only when the render's glide is within ±1 ¢ of its
+        # final value, whatever the strum read.
+        import strums
+        fs, n = strums.FS, int(strums.SECONDS * strums.FS)
+        t = np.arange(n) / fs
+        tone = lambda f: strums.own_level(0.05 * np.sin(2 * math.pi * f * t), n, 0)  # noqa: E731
+        levels = [tone(110.0), tone(146.8)] + [None] * 4
+        times = [j / 100 for j in range(1, int(strums.SECONDS * 100) + 1)]
+        glide = lambda time: 3.0 * max(0.0, 1.5 - time) / 1.5  # noqa: E731
+        at = lambda f, cents: {"frequency": f * 2 ** (cents / 1200)}  # noqa: E731
+        alone1 = [{"time": u, "strings": [at(110.0, glide(u))] + [None] * 5} for u in times]
+        alone2 = [{"time": u, "strings": [None, at(146.8, 0.0)] + [None] * 4} for u in times if u != 1.0]
+        hops = [{"time": u, "strings": [at(110.0, 2.0), None] + [None] * 4} for u in times]
+        merged = strums.merged_alone(hops, [alone1, alone2] + [[]] * 4)
+        self.assertEqual(len(merged), len(hops))
+        self.assertAlmostEqual(merged[49]["strings"][0]["frequency"], alone1[49]["strings"][0]["frequency"])
+        self.assertIsNone(next(h for h in merged if h["time"] == 1.0)["strings"][1])
+        truth = [110.0, 146.8] + [None] * 4
+        errors, _, _, (settle, _), _, _ = strums.score(merged, truth, 0.0, levels)
+        # Within ±1 ¢ of the final 0 ¢ from the hop where the glide is 1 ¢: t = 1.0 s.
+        self.assertAlmostEqual(settle, 1.0, delta=0.011)
+        self.assertEqual(sum(math.isinf(e) for e in errors), 1)  # string 2's missing hop at 1.0 s
+        strum_errors, _, _, _, _, _ = strums.score(hops, truth, 0.0, levels)
+        self.assertGreater(sum(math.isinf(e) for e in strum_errors), 100)  # the strum missed string 2
+
 
 class StrumDampedSet(unittest.TestCase):
     """strums.py's damped set (issue 15: a string damped by hand while the others ring)."""
