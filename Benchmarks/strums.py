@@ -53,6 +53,12 @@ WRONG_CENTS (10 ¢) off the truth (a wrong reading, not an inaccurate one; repor
 strums, beside the truth, each string is also scored against itself read alone (reported; see score_alone),
 and the strings read alone are scored against the truth as the strum is (reported; see merged_alone):
 what a perfect separator would score, so what the renders themselves allow.
+The other-tunings set: synthetic 40 dB strums, every string sounding, on each preset of `tuner
+--list-tunings` that `--poly` accepts but the standard guitar (drop and open tunings, the 7-string
+guitar, 4- to 6-string basses, bowed strings, mandolin, banjo…), seeds 0–3 in the tuning part and
+100–103 in the holdout, scored like the synthetic strums against each preset's own targets (no
+announcements); pooled per part, and per preset for the tuning part. Reported: the analyser was
+developed on the guitar's standard tuning only.
 --per-file prints
 each tuning strum's strings as median error / share not heard / wrong readings ("Nw"), and, for each
 damped string, on how many hops it was read within
@@ -115,6 +121,13 @@ SOUNDFONT_SETS = [
     ("soundfont (TimGM6mb, MuseScore), holdout", "msgeneral", range(len(PROGRAMS) * SOUNDFONT_STRUMS_PER_PROGRAM)),
 ]
 
+# The other-tunings set: synthetic 40 dB strums (every string sounding) on each preset of `tuner
+# --list-tunings` that --poly accepts (strings at least MIN_SPACING_CENTS apart, PolyAnalyser.cpp's
+# kMinTargetSpacingCents) but the guitar's standard tuning, whose sets are the ones above. The analyser
+# was developed on the guitar alone; this set shows what it does where it was not (reported, no target).
+OTHER_TUNING_SEEDS = {"tuning": range(0, 4), "holdout": range(100, 104)}
+MIN_SPACING_CENTS = 260.0
+
 TARGETS_TABLE = {
     "synthetic 40 dB median": 0.5, "synthetic 40 dB p95": 2.0,
     "soundfont median": 1.0, "soundfont p95": 3.0,
@@ -144,8 +157,8 @@ def pluck(f1, B, p, seconds, rng):
     return x / np.max(np.abs(x))
 
 
-def offsets(rng):
-    gaps = rng.uniform(0, 1, 5)
+def offsets(rng, count=6):
+    gaps = rng.uniform(0, 1, count - 1)
     total = rng.uniform(0, 0.040)
     starts = np.concatenate([[0], np.cumsum(gaps)])
     return 0.05 + (starts / starts[-1] * total if starts[-1] > 0 else starts)
@@ -171,7 +184,7 @@ def own_level(y, n, a):
     return 10 * np.log10(np.maximum(power, 1e-30))
 
 
-def synthetic(seed, snr, muted=0, damped=None, placed=None):
+def synthetic(seed, snr, muted=0, damped=None, placed=None, targets=None):
     """One synthetic strum: (signal, truth per string (Hz, None if muted), strum time, own-level envelopes).
 
     `damped` ({string: seconds after the strum}, the damped set, see damped_strum) multiplies those
@@ -179,17 +192,21 @@ def synthetic(seed, snr, muted=0, damped=None, placed=None):
     the gate from it (a damped string does not sound any more); the noise stays relative to the strum
     as struck (undamped). Given (even empty: the same strum undamped), the strum draws from a stream of
     its own (seed·7919 + 2), so the synthetic (+0) and muted (+1) strums are the same as without it.
-    `placed`, a list, receives each string's own signal as placed in the strum (None if muted)."""
-    rng = np.random.default_rng(seed * 7919 + (1 if muted else 2 if damped is not None else 0))
-    cents = rng.uniform(-30, 30, 6)
-    silent = set(rng.choice(6, muted, replace=False).tolist()) if muted else set()
-    starts = offsets(rng)
+    `placed`, a list, receives each string's own signal as placed in the strum (None if muted).
+    `targets` (Hz, default the guitar's TARGETS): the strings of another tuning (the other-tunings set;
+    its strums draw from a stream of their own, seed·7919 + 4)."""
+    count = 6 if targets is None else len(targets)
+    rng = np.random.default_rng(seed * 7919 + (4 if targets is not None else 1 if muted else 2 if damped is not None else 0))
+    targets = TARGETS if targets is None else targets
+    cents = rng.uniform(-30, 30, count)
+    silent = set(rng.choice(count, muted, replace=False).tolist()) if muted else set()
+    starts = offsets(rng, count)
     n = int(SECONDS * FS)
     x = np.zeros(n)
     struck = np.zeros(n) if damped is not None else None  # the strum undamped, for the noise level
     truth, levels = [], []
-    for i in range(6):
-        f = TARGETS[i] * 2 ** (cents[i] / 1200)
+    for i in range(count):
+        f = targets[i] * 2 ** (cents[i] / 1200)
         if i in silent:
             truth.append(None)
             levels.append(None)
@@ -214,6 +231,30 @@ def synthetic(seed, snr, muted=0, damped=None, placed=None):
             placed.append(np.concatenate([np.zeros(a), s[:n - a]]))
     x = add_noise(x, snr, rng, int(starts[0] * FS), struck)
     return x, truth, float(starts[0]), levels
+
+
+def other_tunings(binary):
+    """{preset name: target frequencies (Hz), in string order} for the other-tunings set, read from
+    `tuner --list-tunings` (the presets are the CLI's; none is written again here)."""
+    return parse_tunings(subprocess.run([binary, "--list-tunings"], check=True, capture_output=True, text=True).stdout)
+
+
+def parse_tunings(text):
+    """other_tunings' presets from the text of `tuner --list-tunings`."""
+    import corpus
+    presets = {}
+    for line in text.split("\n\n")[0].splitlines()[1:]:
+        words = line.split()
+        notes = []
+        for w in words[1:]:
+            if not re.fullmatch(r"[A-G][#b]?-?\d", w):
+                break
+            notes.append(corpus.midi_to_hz(corpus.note_number(w)))
+        hz = sorted(notes)
+        spaced = all(1200 * math.log2(b / a) >= MIN_SPACING_CENTS for a, b in zip(hz, hz[1:]))
+        if words and words[0] != "guitar" and len(notes) >= 3 and spaced:
+            presets[words[0]] = notes
+    return presets
 
 
 def damp_sample(strum, after):
@@ -309,14 +350,14 @@ def soundfont(seed, renders, refs, font="fluidr3", placed=None):
     return x, truth, float(starts[0]), levels
 
 
-def run(binary, path):
+def run(binary, path, tuning="guitar"):
     """The analyser's readings of one strum, and the CPU time (user + system) of its own process.
 
     The CPU comes from wait4 on that child alone: RUSAGE_CHILDREN before and after would also count
     any other job's child that ended in between, which with --jobs 2 roughly doubled the figure."""
     started = time.time()
     with tempfile.TemporaryFile() as err:
-        child = subprocess.Popen([binary, "--file", path, "--poly", "--tuning", "guitar", "--output", "jsonl"],
+        child = subprocess.Popen([binary, "--file", path, "--poly", "--tuning", tuning, "--output", "jsonl"],
                                  stdout=subprocess.PIPE, stderr=err, text=True)
         out = child.stdout.read()
         child.stdout.close()
@@ -390,12 +431,13 @@ def held_settle(times, ok, strum):
     return math.inf
 
 
-def score(hops, truth, strum, levels):
+def score(hops, truth, strum, levels, targets=None):
+    targets = TARGETS if targets is None else targets
     muted_total, muted_reported = 0, 0
     finals, settle = [], None
     times = np.array([h["time"] for h in hops])
-    cents = np.full((len(hops), 6), np.nan)
-    alive = np.zeros((len(hops), 6), dtype=bool)  # the string's own signal is over the gate
+    cents = np.full((len(hops), len(truth)), np.nan)
+    alive = np.zeros((len(hops), len(truth)), dtype=bool)  # the string's own signal is over the gate
     for j, h in enumerate(hops):
         for i, s in enumerate(h["strings"]):
             if truth[i] is None:
@@ -407,9 +449,9 @@ def score(hops, truth, strum, levels):
             if s is not None:
                 cents[j, i] = 1200 * math.log2(s["frequency"] / truth[i])
     steady = times >= strum + STEADY_AFTER
-    sounding = [i for i in range(6) if truth[i] is not None]
+    sounding = [i for i in range(len(truth)) if truth[i] is not None]
     # The rule before poly3 (every steady hop of a sounding string counts), kept to report beside it.
-    old_errors = steady_errors(cents, np.repeat(steady[:, None], 6, axis=1), sounding)
+    old_errors = steady_errors(cents, np.repeat(steady[:, None], len(truth), axis=1), sounding)
     errors = steady_errors(cents, alive & steady[:, None], sounding)
     # From here on a string-hop under the gate has no reading, whatever the analyser said: it is
     # neither a miss nor an error, nor part of the string's final value.
@@ -445,8 +487,8 @@ def score(hops, truth, strum, levels):
         if np.all(np.isnan(c)):
             judged.append(False)
             continue
-        reading = float(np.nanmedian(c)) + 1200 * math.log2(truth[i] / TARGETS[i])
-        true = 1200 * math.log2(truth[i] / TARGETS[i])
+        reading = float(np.nanmedian(c)) + 1200 * math.log2(truth[i] / targets[i])
+        true = 1200 * math.log2(truth[i] / targets[i])
         if abs(abs(true) - TOLERANCE) < 0.25:
             continue
         judged.append((abs(reading) > TOLERANCE) == (abs(true) > TOLERANCE))
@@ -527,10 +569,10 @@ def summarise(results):
     settles = [r["settle"][0] for r in results]
     stays = [r["settle"][1] for r in results]
     cpu = sum(r["cpu"] for r in results) / (len(results) * SECONDS) * 100
-    said = [r["said"] for r in results]
+    said = [r["said"] for r in results if r["said"] is not None]  # None: not asked (the other-tunings set)
     lines = (100.0 * sum(n == 1 for n in said) / len(said), 100.0 * sum(n == 0 for n in said) / len(said),
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
-    named = [ok for r in results for ok in r["said_right"]]
+    named = [ok for r in results for ok in (r["said_right"] or [])]
     said_right = (100.0 * sum(named) / len(named), len(named)) if named else None
     alone_errors = np.array([e for r in results if r.get("alone") for e in r["alone"][0]])
     alone = None
@@ -558,6 +600,20 @@ def mark(value, target, lower_is_better=True):
         return "—"
     ok = value <= target if lower_is_better else value >= target
     return "PASS" if ok else "FAIL"
+
+
+def preset_table(results):
+    """One line per preset of the other-tunings set: its strums' pooled figures."""
+    lines = ["| tuning | strings | strums | not heard (%) | median / p95 (¢) | read over 10 ¢ off | identified (%) |",
+             "|---|---|---|---|---|---|---|"]
+    for preset in dict.fromkeys(r["preset"] for r in results):
+        s = summarise([r for r in results if r["preset"] == preset])
+        mine = [r for r in results if r["preset"] == preset]
+        wrong = f"{s['wrong'][1]}" if s["wrong"] is not None else "—"
+        ident = f"{s['ident']:.0f}" if s["ident"] is not None else "—"
+        lines.append(f"| {preset} | {mine[0]['strings']} | {len(mine)} | {s['missed']:.2f} | {s['median']:.3f} / "
+                     f"{s['p95']:.3f} | {wrong} | {ident} |")
+    return "\n".join(lines)
 
 
 def table(parts):
@@ -635,7 +691,9 @@ def main(argv=None):
 
 def score_all(args, binary, tmp):
     """Builds every strum of the parts asked for into `tmp`, runs the tuner on each, prints the tables."""
-    jobs = []  # (part, name, x, truth, strum, levels, damped: {string: instant (s)} or None, alone: names or None)
+    # (part, name, x, truth, strum, levels, damped: {string: instant (s)} or None, alone: names or None,
+    #  tuning: (preset name, targets) for the other-tunings set, else None: the guitar)
+    jobs = []
     parts = [p for p in ("tuning", "holdout") if args.part in ("all", p)]
     for part, seeds in (("tuning", TUNING_SEEDS), ("holdout", HOLDOUT_SEEDS)):
         if part not in parts:
@@ -643,11 +701,16 @@ def score_all(args, binary, tmp):
         for seed in seeds:
             for snr in (40, 20):
                 x, truth, strum, levels = synthetic(seed, snr)
-                jobs.append((f"synthetic {snr} dB, {part}", f"s{seed}_{snr}.wav", x, truth, strum, levels, None, None))
+                jobs.append((f"synthetic {snr} dB, {part}", f"s{seed}_{snr}.wav", x, truth, strum, levels, None, None, None))
             x, truth, strum, levels = synthetic(seed, 40, muted=1 + seed % 2)
-            jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum, levels, None, None))
+            jobs.append((f"muted 40 dB, {part}", f"m{seed}.wav", x, truth, strum, levels, None, None, None))
             x, truth, strum, levels, instants = damped_strum(seed)
-            jobs.append((f"damped 40 dB, {part}", f"d{seed}.wav", x, truth, strum, levels, instants, None))
+            jobs.append((f"damped 40 dB, {part}", f"d{seed}.wav", x, truth, strum, levels, instants, None, None))
+        for preset, targets in other_tunings(binary).items():
+            for seed in OTHER_TUNING_SEEDS[part]:
+                x, truth, strum, levels = synthetic(seed, 40, targets=targets)
+                jobs.append((f"other tunings 40 dB, {part}", f"t{preset}{seed}.wav", x, truth, strum, levels, None, None,
+                             (preset, targets)))
     if not args.no_soundfont:
         fonts = {}
         for label, font, seeds in SOUNDFONT_SETS:
@@ -664,26 +727,27 @@ def score_all(args, binary, tmp):
                 alone = [f"f{font}{seed}_alone{i}.wav" for i in range(6)]
                 for path, y in zip(alone, placed):
                     write_wav(os.path.join(tmp, path), y)
-                jobs.append((label, f"f{font}{seed}.wav", x, truth, strum, levels, None, alone))
+                jobs.append((label, f"f{font}{seed}.wav", x, truth, strum, levels, None, alone, None))
     for _, name, x, *_ in jobs:
         write_wav(os.path.join(tmp, name), x)
 
     def one(job):
-        part, name, _, truth, strum, levels, damped, alone = job
-        hops, cpu, _ = run(binary, os.path.join(tmp, name))
+        part, name, _, truth, strum, levels, damped, alone, tuning = job
+        preset, targets = tuning if tuning else ("guitar", None)
+        hops, cpu, _ = run(binary, os.path.join(tmp, name), preset)
         lone = [run(binary, os.path.join(tmp, a))[0] for a in alone] if alone else None
         against_alone = score_alone(hops, lone, strum, levels) if alone else None
         ideal = None
         if alone:
             e, _, _, (settled, _), _, _ = score(merged_alone(hops, lone), truth, strum, levels)
             ideal = (e, settled)
-        said, said_right = announcements(binary, os.path.join(tmp, name), truth)
-        errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels)
+        said, said_right = announcements(binary, os.path.join(tmp, name), truth) if not tuning else (None, None)
+        errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels, targets)
         damped_total, damped_said = damped_reported(hops, damped) if damped else (0, 0)
         if args.per_file:  # tuning part only (checked above)
             steady = [h for h in hops if h["time"] >= strum + STEADY_AFTER]
             cells = []
-            for i in range(6):
+            for i in range(len(truth)):
                 if truth[i] is None:
                     cells.append("muted")
                     continue
@@ -706,15 +770,22 @@ def score_all(args, binary, tmp):
         return part, {"errors": errors, "muted_total": muted_total, "muted_reported": muted_reported,
                       "damped_total": damped_total, "damped_reported": damped_said,
                       "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said,
-                      "said_right": said_right, "alone": against_alone, "ideal": ideal}
+                      "said_right": said_right, "alone": against_alone, "ideal": ideal, "preset": preset,
+                      "strings": len(truth)}
 
     by_part = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for part, r in pool.map(one, jobs):
             by_part.setdefault(part, []).append(r)
-    order = sorted(by_part, key=lambda p: (p.startswith("soundfont"), "holdout" in p, p.startswith("damped"), p))
+    order = sorted(by_part, key=lambda p: (p.startswith("soundfont"), p.startswith("other"), "holdout" in p,
+                                           p.startswith("damped"), p))
     print("### Strums (`tuner --poly`, issue 15)\n")
     print(table([(p, summarise(by_part[p])) for p in order]))
+    others = [r for p in order if p.startswith("other tunings") and p.endswith("tuning") for r in by_part[p]]
+    if others:
+        print(f"\nOther tunings, tuning part, by preset (synthetic 40 dB, seeds {OTHER_TUNING_SEEDS['tuning'].start}–"
+              f"{OTHER_TUNING_SEEDS['tuning'].stop - 1}; the holdout part is scored as a whole, above):\n")
+        print(preset_table(others))
     print(f"\nCorpus: {len(jobs)} strums of {SECONDS} s at {FS} Hz; tuning part: seeds {TUNING_SEEDS.start}–"
           f"{TUNING_SEEDS.stop - 1} and FluidR3 soundfont seeds 200–209; holdout: seeds {HOLDOUT_SEEDS.start}–"
           f"{HOLDOUT_SEEDS.stop - 1}, FluidR3 soundfont seeds 0–9, TimGM6mb and MuseScore General Lite "

@@ -445,6 +445,30 @@ class StrumDampedSet(unittest.TestCase):
             strums.damped_strum(args[0])  # building a damped strum draws from nothing the others use
             self.assertEqual(strums.synthetic(*args)[0].tobytes(), before)
 
+    def test_other_tunings_are_the_presets_poly_accepts_and_their_strums_have_their_strings(self):
+        import strums
+        text = ("Tunings (--tuning NAME), strings in order from the lowest-pitched side:\n"
+                "  guitar            E2 A2 D3 G3 B3 E4        Guitar, standard (also: standard)\n"
+                "  half-step-down    Eb2 Ab2 Db3 Gb3 Bb3 Eb4  Guitar, half-step down\n"
+                "  bass              E1 A1 D2 G2              Bass, 4 strings (also: bass4)\n"
+                "  ukulele           G4 C4 E4 A4              Ukulele, GCEA (re-entrant high G)\n"
+                "  banjo             G4 D3 G3 B3 D4           Banjo, open G\n"
+                "Custom: --tuning \"D2 A2 D3 G3 B3 E4\" — one note per string.\n\n"
+                "Temperaments (--temperament NAME, on --root, default C):\n  equal  0.0 100.0\n")
+        presets = strums.parse_tunings(text)
+        # The guitar has its own sets; the ukulele's G4–A4 are 200 ¢ apart, which --poly refuses.
+        self.assertEqual(list(presets), ["half-step-down", "bass", "banjo"])
+        self.assertAlmostEqual(presets["bass"][0], 41.2034, places=3)
+        self.assertAlmostEqual(presets["half-step-down"][0], 77.7817, places=3)
+        self.assertAlmostEqual(presets["banjo"][0], 391.995, places=2)  # string order, not pitch order
+        before = strums.synthetic(0, 40)[0].tobytes()
+        x, truth, strum, levels = strums.synthetic(0, 40, targets=presets["bass"])
+        self.assertEqual(len(truth), 4)
+        self.assertEqual(len(levels), 4)
+        for f, t in zip(truth, presets["bass"]):
+            self.assertLessEqual(abs(1200 * math.log2(f / t)), 30.0)
+        self.assertEqual(strums.synthetic(0, 40)[0].tobytes(), before)  # the guitar's strum is untouched
+
     def test_damped_hops_are_neither_misses_nor_errors_and_reported_ones_are_counted(self):
         import strums
         x, truth, strum, levels, instants = strums.damped_strum(1)  # two strings damped
