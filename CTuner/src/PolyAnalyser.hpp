@@ -14,7 +14,8 @@
 // it and notice a damped one; and again on 0.5 s frames, whose bins are half as wide, so a B3 or E4
 // whose partials lie a few hertz from the low E's or A's is told apart from them more often, and every
 // reading is steadier. Whether a string sounds is the short frames' to say (but for a string they had
-// heard for 0.3 s and lose: the long frames keep it, kEstablishedSeconds); a string they hear takes its
+// heard for 0.3 s and lose, or place elsewhere while the long frames hear it for 0.3 s: the long frames
+// keep it, kEstablishedSeconds); a string they hear takes its
 // reading from the long frames when those hear it too, once the long frame pair is past the strum's
 // attack (kLongAfterAttackSeconds) and what the long frames read of it the short frames hold as well
 // (kLongVetoDb); else from the short frames. Where the two read a string more than kDisagreeCents
@@ -75,6 +76,7 @@ private:
     /// What the short frames have said of a string since the last attack.
     struct SinceAttack {
         long heardInARow = 0;      // hops in a row it has been heard
+        long onlyLongInARow = 0;   // hops in a row only the long frames have heard it, the short placing it elsewhere
         bool established = false;  // heard for kEstablishedSeconds in a row
         bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
     };
