@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 
 #include "PartialFit.hpp"
@@ -97,6 +98,15 @@ public:
     double cleanBelowOnOneOverK(int k) const;
     /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
     int partialNear(double frequency, double collisionHz) const;
+    /// A string this pass does not follow whose search ended more than `disagreeCents` from the reading
+    /// of `other` (the same string in the other frame length's pass), or nowhere, while `other` hears it:
+    /// the next search starts from other's reading instead of a harmonic sum (PolyAnalyser.cpp, where it
+    /// is called: the short frames pointed to where the long frames hear a string). Whether it is heard
+    /// there is still this pass's to say.
+    void seedFrom(const StringPartials &other, double disagreeCents) {
+        if (tracked_ || !other.heard_) return;
+        if (fit_.f1 <= 0 || std::abs(1200.0 * std::log2(fit_.f1 / other.fit_.f1)) > disagreeCents) previous_ = other.fit_;
+    }
     /// Forgets the reading the next search would start from.
     void forget() {
         previous_ = {0, 0};
