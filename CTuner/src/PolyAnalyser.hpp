@@ -76,6 +76,7 @@ private:
     /// What the short frames have said of a string since the last attack.
     struct SinceAttack {
         long heardInARow = 0;      // hops in a row it has been heard
+        long longInARow = 0;       // hops in a row the long frames have heard it (kSeedAfterSeconds)
         long onlyLongInARow = 0;   // hops in a row only the long frames have heard it, the short placing it elsewhere
         bool established = false;  // heard for kEstablishedSeconds in a row
         bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
@@ -102,6 +103,7 @@ private:
     long longAfterHops_;
     long hopsSinceAttack_ = 0;
     long establishedHops_;
+    long seedAfterHops_;
     std::vector<SinceAttack> since_;
 };
 

@@ -295,14 +295,15 @@ TEST(aLowEOnlyTheLongFramesPlaceIsReportedOnceTheyHaveHeardItForLong) {
 TEST(aMutedB3OnALowEOnlyTheLongFramesPlaceIsNotReportedOnIt) {
     // The strum of aLowEOnlyTheLongFramesPlace…: while the short frames search E2 on G3's partials, E2's
     // 3rd, 6th, 9th… are no string's to claim, and the muted B3, 2 ¢ over E2's 3rd, took them: reported
-    // on 89 % of the hops. With the short frames' search started where the long frames hear E2, only
-    // before the long frames first hear it (12 %), and E2 is reported from 0.48 s, not 1.0 s.
+    // on 89 % of the hops. With the short frames' search started where the long frames have heard E2 for
+    // kSeedAfterSeconds (PolyAnalyser.cpp), only until then (22 %; 27 % at 0.3 s, 12 % at once), and E2
+    // is reported from 0.68 s, not 1.0 s.
     auto strings = strums::detuned(kTargets, {0, 0, 0, 0, kNaN, kNaN});
     auto hops = analyse(kTargets, strums::strum(strings, kFs, 2.0, 0.0015));
-    CHECK(heardShare(hops, 4, 0) <= 0.15, "muted B3 heard on %.0f %% of the hops", 100 * heardShare(hops, 4, 0));
-    CHECK(heardShare(hops, 4, 0.6) == 0, "muted B3 heard on %.0f %% of the hops from 0.6 s", 100 * heardShare(hops, 4, 0.6));
+    CHECK(heardShare(hops, 4, 0) <= 0.25, "muted B3 heard on %.0f %% of the hops", 100 * heardShare(hops, 4, 0));
+    CHECK(heardShare(hops, 4, 0.8) == 0, "muted B3 heard on %.0f %% of the hops from 0.8 s", 100 * heardShare(hops, 4, 0.8));
     CHECK(heardShare(hops, 5, 0) == 0, "muted E4 heard on %.0f %% of the hops", 100 * heardShare(hops, 5, 0));
-    CHECK(firstHeard(hops, 0, 0) <= 0.55, "E2 first heard at %.2f s", firstHeard(hops, 0, 0));
+    CHECK(firstHeard(hops, 0, 0) <= 0.75, "E2 first heard at %.2f s", firstHeard(hops, 0, 0));
 }
 
 TEST(aStringStruckIntoARingingStrumIsHeardAtOnce) {
