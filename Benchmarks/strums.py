@@ -574,18 +574,14 @@ def summarise(results):
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
     named = [ok for r in results for ok in (r["said_right"] or [])]
     said_right = (100.0 * sum(named) / len(named), len(named)) if named else None
-    alone_errors = np.array([e for r in results if r.get("alone") for e in r["alone"][0]])
-    alone = None
-    if len(alone_errors):
-        alone = (float(np.median(alone_errors)), float(np.percentile(alone_errors, 95, method="higher")),
-                 float(np.mean(~np.isfinite(alone_errors))) * 100,
-                 float(np.median([r["alone"][1] for r in results if r.get("alone")])))
-    ideal_errors = np.array([e for r in results if r.get("ideal") for e in r["ideal"][0]])
-    ideal = None
-    if len(ideal_errors):
-        ideal = (float(np.median(ideal_errors)), float(np.percentile(ideal_errors, 95, method="higher")),
-                 float(np.mean(~np.isfinite(ideal_errors))) * 100,
-                 float(np.median([r["ideal"][1] for r in results if r.get("ideal")])))
+    def pooled(key):
+        """(median, p95, % not heard, median settle) of the (errors, settle) pairs under `key`, or None."""
+        errors = np.array([e for r in results if r.get(key) for e in r[key][0]])
+        if not len(errors):
+            return None
+        return (float(np.median(errors)), float(np.percentile(errors, 95, method="higher")),
+                float(np.mean(~np.isfinite(errors))) * 100, float(np.median([r[key][1] for r in results if r.get(key)])))
+    alone, ideal = pooled("alone"), pooled("ideal")
     return {"alone": alone, "ideal": ideal, "median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
             "settle": float(np.median(settles)) if settles else math.nan,
             "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
