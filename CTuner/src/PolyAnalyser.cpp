@@ -270,7 +270,8 @@ void PolyAnalyser::analyse() {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
         a.heardInARow = s.heard() ? a.heardInARow + 1 : 0;
-        const bool shortElsewhere = !s.heard() && (s.frequency() <= 0 || std::abs(centsBetween(s.frequency(), l.frequency())) > kDisagreeCents);
+        const bool shortElsewhere =  // see kEstablishedSeconds
+            !s.heard() && (s.frequency() <= 0 || std::abs(centsBetween(s.frequency(), l.frequency())) > kDisagreeCents);
         a.onlyLongInARow = longPastAttack && l.heard() && shortElsewhere ? a.onlyLongInARow + 1 : 0;
         a.established = a.established || a.heardInARow >= establishedHops_ || a.onlyLongInARow >= establishedHops_;
         a.damped = a.damped || s.damped() || palms_.damped(i);

@@ -73,7 +73,7 @@ private:
         std::size_t bins = 0; // of its spectrum (set by run)
         double toAmplitude;   // a partial's magnitude × this = the amplitude of its sinusoid
     };
-    /// What the short frames have said of a string since the last attack.
+    /// What the frames have said of a string since the last attack (the short frames' attack).
     struct SinceAttack {
         long heardInARow = 0;      // hops in a row it has been heard
         long longInARow = 0;       // hops in a row the long frames have heard it (kSeedAfterSeconds)

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "Arithmetic.hpp"
 #include "PartialFit.hpp"
 #include "SpectralPeaks.hpp"
 
@@ -105,7 +106,7 @@ public:
     /// there is still this pass's to say.
     void seedFrom(const StringPartials &other, double disagreeCents) {
         if (tracked_ || !other.heard_) return;
-        if (fit_.f1 <= 0 || std::abs(1200.0 * std::log2(fit_.f1 / other.fit_.f1)) > disagreeCents) previous_ = other.fit_;
+        if (fit_.f1 <= 0 || std::abs(centsBetween(fit_.f1, other.fit_.f1)) > disagreeCents) previous_ = other.fit_;
     }
     /// Forgets the reading the next search would start from.
     void forget() {
