@@ -114,6 +114,8 @@ void StringPartials::searchFrom(const SharedSpectrum &s, StiffString start, bool
     strongest_ = s.strongest;
     floor_ = s.floor;
     frameBinHz_ = s.frameBinHz;
+    frames_ = s.frames;
+    binHz_ = s.binHz;
     spectrumFallDb_ = s.fallDb;
     ownEnergy_ = clarity_ = 0;
     StiffString fit = scan(s, start, 0);

@@ -176,6 +176,10 @@ private:
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
     double floor_ = 0;      // the analysed spectrum's noise floor (set by search, for resolve)
     double frameBinHz_ = 0; // SharedSpectrum::frameBinHz (set by search, for resolve)
+    const SpectralFrames *frames_ = nullptr;  // the analysed spectrum (set by search, for resolve)
+    double binHz_ = 0;      // SharedSpectrum::binHz (set by search, for resolve)
+    /// Whether found partial p stands on the skirt of a far stronger peak (StringClaims.cpp: kSkirt…).
+    bool onAStrongerSkirt(const FoundPartial &p) const;
 };
 
 } // namespace ctuner
