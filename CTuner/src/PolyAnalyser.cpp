@@ -160,6 +160,13 @@ std::size_t frameLength(double fs, double seconds) { return std::size_t(std::cei
 std::size_t hopLength(const ct_config &c) { return std::size_t(std::lround(c.sample_rate * c.hop_seconds)); }
 std::size_t advanceLength(double fs, double seconds) { return std::size_t(std::ceil(kAdvanceOfFrame * seconds * fs)); }
 
+/// Whether the short frames' search for a string ended nowhere in its range, or more than kDisagreeCents
+/// from the long frames' reading of it (kEstablishedSeconds, kSeedAfterSeconds).
+bool placedElsewhere(const StringPartials &shortFrames, const StringPartials &longFrames) {
+    return shortFrames.frequency() <= 0 ||
+           std::abs(centsBetween(shortFrames.frequency(), longFrames.frequency())) > kDisagreeCents;
+}
+
 std::vector<StringPartials> checkedStrings(const ct_config &c, const double *targets, std::size_t count) {
     Geometry::validate(c);
     if (count == 0 || !targets) throw std::invalid_argument("no strings to listen for");
@@ -257,7 +264,8 @@ void PolyAnalyser::analyse() {
     // heard it for kSeedAfterSeconds (StringPartials::seedFrom).
     for (std::size_t i = 0; i < readings_.size(); ++i) {
         since_[i].longInARow = long_.strings[i].heard() ? since_[i].longInARow + 1 : 0;
-        if (since_[i].longInARow > seedAfterHops_) short_.strings[i].seedFrom(long_.strings[i], kDisagreeCents);
+        if (since_[i].longInARow > seedAfterHops_ && placedElsewhere(short_.strings[i], long_.strings[i]))
+            short_.strings[i].seedFrom(long_.strings[i]);
     }
     if (short_.attack) {
         restartSinceAttack();
@@ -270,8 +278,7 @@ void PolyAnalyser::analyse() {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
         a.heardInARow = s.heard() ? a.heardInARow + 1 : 0;
-        const bool shortElsewhere =  // see kEstablishedSeconds
-            !s.heard() && (s.frequency() <= 0 || std::abs(centsBetween(s.frequency(), l.frequency())) > kDisagreeCents);
+        const bool shortElsewhere = !s.heard() && placedElsewhere(s, l);  // see kEstablishedSeconds
         a.onlyLongInARow = longPastAttack && l.heard() && shortElsewhere ? a.onlyLongInARow + 1 : 0;
         a.established = a.established || a.heardInARow >= establishedHops_ || a.onlyLongInARow >= establishedHops_;
         a.damped = a.damped || s.damped() || palms_.damped(i);

@@ -12,10 +12,8 @@
 #pragma once
 
 #include <array>
-#include <cmath>
 #include <cstddef>
 
-#include "Arithmetic.hpp"
 #include "PartialFit.hpp"
 #include "SpectralPeaks.hpp"
 
@@ -60,6 +58,7 @@ struct FoundPartial {
     bool own = false;
     bool rising = false;  // in its attack: grew more than kAttackRise over the frame pair
     double older = 0;     // its bin's magnitude in the older frame of the pair
+    bool onSkirt = false; // on the skirt of a far stronger peak: not the string's own (StringPartials.cpp: kSkirtUnderDb)
 };
 
 class StringPartials {
@@ -99,14 +98,12 @@ public:
     double cleanBelowOnOneOverK(int k) const;
     /// The number of this string's partial within collisionHz of `frequency`, or 0 when none is.
     int partialNear(double frequency, double collisionHz) const;
-    /// A string this pass does not follow whose search ended more than `disagreeCents` from the reading
-    /// of `other` (the same string in the other frame length's pass), or nowhere, while `other` hears it:
-    /// the next search starts from other's reading instead of a harmonic sum (PolyAnalyser.cpp, where it
-    /// is called: the short frames pointed to where the long frames hear a string). Whether it is heard
-    /// there is still this pass's to say.
-    void seedFrom(const StringPartials &other, double disagreeCents) {
-        if (tracked_ || !other.heard_) return;
-        if (fit_.f1 <= 0 || std::abs(centsBetween(fit_.f1, other.fit_.f1)) > disagreeCents) previous_ = other.fit_;
+    /// A string this pass does not follow, while `other` (the same string in the other frame length's
+    /// pass) hears it: the next search starts from other's reading instead of a harmonic sum
+    /// (PolyAnalyser.cpp, where it is called for a string the short frames place elsewhere). Whether it
+    /// is heard there is still this pass's to say.
+    void seedFrom(const StringPartials &other) {
+        if (!tracked_ && other.heard_) previous_ = other.fit_;
     }
     /// Forgets the reading the next search would start from.
     void forget() {
@@ -176,10 +173,6 @@ private:
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
     double floor_ = 0;      // the analysed spectrum's noise floor (set by search, for resolve)
     double frameBinHz_ = 0; // SharedSpectrum::frameBinHz (set by search, for resolve)
-    const SpectralFrames *frames_ = nullptr;  // the analysed spectrum (set by search, for resolve)
-    double binHz_ = 0;      // SharedSpectrum::binHz (set by search, for resolve)
-    /// Whether found partial p stands on the skirt of a far stronger peak (StringClaims.cpp: kSkirt…).
-    bool onAStrongerSkirt(const FoundPartial &p) const;
 };
 
 } // namespace ctuner

@@ -93,7 +93,7 @@ import TunerMusic
         // Recordings/real/README.md), read with the bass tuning E1 A1 D2 G2: A2 is none of its strings
         // (200 ¢ over G2), so every reading is a false one. Its vibrato (~7.7 Hz) puts sidebands 27 dB
         // under its partials, one in G2's range at 103 Hz; such weak peaks on a far stronger one's skirt
-        // are no string's (StringClaims.cpp: kSkirtUnderDb). Without the rule, and at 30 dB, silent
+        // are no string's (StringPartials.cpp: kSkirtUnderDb). Without the rule, and at 30 dB, silent
         // strings were reported on 1.2 / 1.1 % of their hops; at 25 dB 0.5 %.
         let path = TunerBinary.packageRoot.appendingPathComponent("Recordings/real/TinySOL_Cb-ord-A2-mf-2c-N.flac").path
         let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "bass", "--output", "jsonl"])
