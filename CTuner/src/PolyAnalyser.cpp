@@ -337,7 +337,7 @@ void PolyAnalyser::run(Pass &pass) {
                           limit, pass.attack, older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0};
     StringPartials *all = pass.strings.data();
     const std::size_t n = pass.strings.size();
-    for (StringPartials &s : pass.strings) s.search(shared);
+    for (StringPartials &s : pass.strings) s.search(shared, all, n);
     for (StringPartials &s : pass.strings) s.markClaims(all, n, shared.collisionHz);
     for (StringPartials &s : pass.strings) s.resolve(all, n, shared.collisionHz);
     // Once more from the resolved fits (StringPartials::searchAgain).

@@ -69,8 +69,10 @@ public:
     StringPartials(double target, double searchCents, int resumeHops, int steadyHops);
 
     /// Looks for the string's partials, starting from its reading of the hop before when it had one,
-    /// else from the best harmonic sum within the search range; fits them all (none is excluded yet).
-    void search(const SharedSpectrum &s);
+    /// else from the best harmonic sum within the search range (made again without the lowest partials of
+    /// the other `strings` followed from the hop before when its candidate gives no 1st or 2nd partial:
+    /// kOthersPartialsOutOfTheSum); fits them all (none is excluded yet).
+    void search(const SharedSpectrum &s, const StringPartials *strings, std::size_t count);
     /// When resolve() heard the string: its partials looked for again where the fit of its own ones
     /// puts them (a shared 1st partial that misled the first search's inharmonicity hid the higher
     /// ones); else nothing changes.
@@ -118,6 +120,9 @@ public:
     /// strings' peaks (a muted E2 finds peaks at its 4th, 8th, 12th partials — a sounding E4's — and
     /// would otherwise take E4's partials from it).
     bool grounded() const { return foundCount_ > 0 && found_[0].k <= 2; }
+    /// Where its partial k lies by its reading of the hop before, when it is followed from there (the
+    /// next search starts at that reading); 0 when it is not.
+    double followedPartial(int k) const { return previous_.f1 > 0 ? seriesAt(k, previous_) : 0; }
     bool heard() const { return heard_; }
     double frequency() const { return fit_.f1; }
     double inharmonicity() const { return fit_.B; }
@@ -137,7 +142,9 @@ public:
 private:
     /// fitPartials, with B no larger than kMaxStringInharmonicity (f1 then fitted again for it).
     static StiffString stringFit(const Partial *partials, std::size_t count, StiffString start);
-    double coarse(const SharedSpectrum &s) const;
+    /// The candidate of the best harmonic sum within the search range; with `strings`, the sum made
+    /// without the lowest partials of the other strings followed from the hop before (kOthersPartialsOutOfTheSum).
+    double coarse(const SharedSpectrum &s, const StringPartials *strings, std::size_t count) const;
     /// Whether another grounded string of `strings` puts a partial within collisionHz of `frequency`.
     bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;
     /// `measured`: `start` is a fit of this string's own partials (its reading of the hop before, or this
