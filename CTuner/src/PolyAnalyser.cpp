@@ -3,6 +3,7 @@
 
 #include "Arithmetic.hpp"
 #include "Geometry.hpp"
+#include "StringPartials.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +50,7 @@ constexpr double kLongVetoDb = 4.0;
 /// fails without the rule. 10: the wrong-reading line itself, 3.6 times the onset's error.
 constexpr double kDisagreeCents = 10.0;
 /// The long frames' readings are taken only this long after the short frames' last attack hop (a strum
-/// begun; kAttackEnergyRise): until then the long frame pair, 0.75 s from the older frame's start to
+/// begun; StrumPass.cpp: kAttackEnergyRise): until then the long frame pair, 0.75 s from the older frame's start to
 /// the newer one's end, still holds the onset, and the string's phase advance over it is biased. On
 /// PolyTests' allSixStringsDetuned… strum the E2 read 3.5 ¢ off 0.48 s after the strum when the long
 /// frames were taken at once, 1.6 ¢ at 0.3 s, 0.26 ¢ at 0.4 s, 0.02 ¢ at 0.5 s (the test's bound is
@@ -109,12 +110,6 @@ constexpr double kEstablishedSeconds = 0.3;
 /// leaves the real recordings' figure as it was. That test fails at 0.3 s (27 %); from below, only those
 /// benchmark figures tell the values apart.
 constexpr double kSeedAfterSeconds = 0.2;
-/// The phase vocoder's advance between the frame pair, as a fraction of the frame.
-constexpr double kAdvanceOfFrame = 0.5;
-/// Two partials closer than this many bins of the frame (fs/L) are one peak to the analysis: the
-/// main lobe's half width is 4 bins; at 3 bins a neighbour of equal level still moves the peak's phase
-/// advance by cents (PolyTests: twoPartialsThreeBinsApartAreToldApart measures what is left at 3).
-constexpr double kCollisionBins = 3.0;
 /// Each string is looked for within this many cents of its target: a semitone and a margin, so a
 /// string a semitone off is still read; its octaves (±1200 ¢) are far outside.
 constexpr double kSearchCents = 130.0;
@@ -137,28 +132,12 @@ constexpr double kSearchCents = 130.0;
 constexpr double kResumeSeconds = kFrameSeconds;
 /// Targets closer than this cannot have separate search ranges.
 constexpr double kMinTargetSpacingCents = 2 * kSearchCents;
-/// No partial is looked for above 5 kHz (nor 0.45·fs): a string's partials there are weak and dense
-/// with other strings' ones.
-constexpr double kPartialLimitHz = 5000.0;
-constexpr double kPartialLimitOfRate = 0.45;
-/// The frame pair is in an attack (a strum has begun between them) when the newer frame's energy up
-/// to the partial limit is this many times (6 dB) the older one's: a ringing strum's energy falls
-/// over the pair (0.125 s); a new strum's rises by far more than 6 dB while the frame fills (then
-/// StringPartials' attack guard holds, kAttackRise). PolyTests bracket it: without it (1e9) muted
-/// strings are heard in the attack (16 still passed them); at 0.5 every hop is an attack and a string
-/// struck into a ringing strum is held back (0.20 → 0.25 s).
-constexpr double kAttackEnergyRise = 4.0;
 /// The string levels are reported in dBFS of the strongest partial's RMS; −120 dBFS when not heard.
 constexpr double kSilenceDb = -120.0;
-/// The Blackman–Harris window's coherent gain (its mean, a0): a sinusoid of amplitude A has a peak
-/// of magnitude A·a0·L/2.
-constexpr double kWindowGain = 0.35875;
 /// Input samples are clamped to ±this before analysis (as in the monophonic engine).
 constexpr float kInputLimit = 1e6f;
 
-std::size_t frameLength(double fs, double seconds) { return std::size_t(std::ceil(seconds * fs)); }
 std::size_t hopLength(const ct_config &c) { return std::size_t(std::lround(c.sample_rate * c.hop_seconds)); }
-std::size_t advanceLength(double fs, double seconds) { return std::size_t(std::ceil(kAdvanceOfFrame * seconds * fs)); }
 
 /// Whether the short frames' search for a string ended nowhere in its range, or more than kDisagreeCents
 /// from the long frames' reading of it (kEstablishedSeconds, kSeedAfterSeconds).
@@ -189,14 +168,10 @@ std::vector<StringPartials> checkedStrings(const ct_config &c, const double *tar
 }
 } // namespace
 
-PolyAnalyser::Pass::Pass(const ct_config &c, const double *targets, std::size_t count, double frameSeconds)
-    : strings(checkedStrings(c, targets, count)), frame(frameLength(c.sample_rate, frameSeconds)),
-      advance(advanceLength(c.sample_rate, frameSeconds)), frames(c.sample_rate, frame, frame),
-      toAmplitude(2.0 / (kWindowGain * double(frame))) {}
-
 PolyAnalyser::PolyAnalyser(const ct_config &c, const double *targets, std::size_t count)
-    : fs_(c.sample_rate), gateDb_(c.gate_db), short_(c, targets, count, kFrameSeconds),
-      long_(c, targets, count, kLongFrameSeconds), palms_(c.sample_rate, count, hopLength(c), partialLimit()),
+    : fs_(c.sample_rate), gateDb_(c.gate_db), short_(checkedStrings(c, targets, count), c.sample_rate, kFrameSeconds),
+      long_(checkedStrings(c, targets, count), c.sample_rate, kLongFrameSeconds),
+      palms_(c.sample_rate, count, hopLength(c), partialLimitHz(c.sample_rate)),
       hop_(hopLength(c)),
       levelWindow_(std::size_t(std::ceil(kLevelSeconds * c.sample_rate))),
       history_(std::max(long_.frame + long_.advance, palms_.span()) + 16), readings_(count),
@@ -258,8 +233,8 @@ void PolyAnalyser::analyse() {
         forget();
         return;
     }
-    run(short_);
-    run(long_);
+    short_.run(history_);
+    long_.run(history_);
     // The short frames' next search for a string they place elsewhere starts where the long frames have
     // heard it for kSeedAfterSeconds (StringPartials::seedFrom).
     for (std::size_t i = 0; i < readings_.size(); ++i) {
@@ -295,8 +270,6 @@ void PolyAnalyser::analyse() {
     }
 }
 
-double PolyAnalyser::partialLimit() const { return std::min(kPartialLimitOfRate * fs_, kPartialLimitHz); }
-
 double PolyAnalyser::shortUnderLongDb(std::size_t i) const {
     const StringPartials &l = long_.strings[i];
     double inLong = 0, inShort = 0;
@@ -317,34 +290,5 @@ ct_poly_string PolyAnalyser::reading(const StringPartials &s, double toAmplitude
     return {1, s.frequency(), s.inharmonicity(), rms > 1e-6 ? 20.0 * std::log10(rms) : kSilenceDb, s.clarity()};
 }
 
-void PolyAnalyser::run(Pass &pass) {
-    RealFFT &f = pass.frames.fftFor(pass.frame);
-    pass.frames.framePair(f, history_, pass.frame, pass.advance);
-    const std::size_t bins = pass.bins = f.size / 2 + 1;
-    const double binHz = pass.binHz = fs_ / double(f.size);
-    const double limit = partialLimit();
-    const std::vector<float> &m = pass.frames.magnitudes();
-    const std::size_t limitBin = std::min(bins - 1, std::size_t(limit / binHz));
-    double newer = 0, older = 0;
-    for (std::size_t b = 1; b <= limitBin; ++b) {
-        newer += double(m[b]) * double(m[b]);
-        older += pass.frames.olderPower(long(b));
-    }
-    pass.attack = newer > kAttackEnergyRise * older;
-    const double frameBinHz = fs_ / double(pass.frame);
-    SharedSpectrum shared{&pass.frames, &f, pass.advance, binHz, frameBinHz, kCollisionBins * frameBinHz,
-                          pass.frames.noiseFloor(bins, binHz), *std::max_element(m.begin() + 1, m.begin() + limitBin + 1),
-                          limit, pass.attack, older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0};
-    StringPartials *all = pass.strings.data();
-    const std::size_t n = pass.strings.size();
-    for (StringPartials &s : pass.strings) s.search(shared, all, n);
-    for (StringPartials &s : pass.strings) s.markClaims(all, n, shared.collisionHz);
-    for (StringPartials &s : pass.strings) s.resolve(all, n, shared.collisionHz);
-    // Once more from the resolved fits (StringPartials::searchAgain).
-    for (StringPartials &s : pass.strings) s.searchAgain(shared);
-    for (StringPartials &s : pass.strings) s.markClaims(all, n, shared.collisionHz);
-    for (StringPartials &s : pass.strings) s.resolve(all, n, shared.collisionHz);
-    for (StringPartials &s : pass.strings) s.confirm(all, n, shared.collisionHz);
-}
 
 } // namespace ctuner

@@ -32,8 +32,7 @@
 #include "../include/ctuner.h"
 #include "PalmWatch.hpp"
 #include "Ring.hpp"
-#include "SpectralPeaks.hpp"
-#include "StringPartials.hpp"
+#include "StrumPass.hpp"
 
 namespace ctuner {
 
@@ -62,17 +61,6 @@ public:
     std::size_t hopSize() const { return hop_; }
 
 private:
-    /// The analysis at one frame length: its frame pair and every string's search in it.
-    struct Pass {
-        Pass(const ct_config &c, const double *targets, std::size_t count, double frameSeconds);
-        std::vector<StringPartials> strings;  // first: made (and the configuration checked) before any buffer
-        std::size_t frame, advance;
-        SpectralFrames frames;
-        bool attack = false;  // the frame pair's energy rose kAttackEnergyRise (set by run)
-        double binHz = 0;     // of its spectrum (set by run)
-        std::size_t bins = 0; // of its spectrum (set by run)
-        double toAmplitude;   // a partial's magnitude × this = the amplitude of its sinusoid
-    };
     /// What the frames have said of a string since the last attack (the short frames' attack).
     struct SinceAttack {
         long heardInARow = 0;      // hops in a row it has been heard
@@ -82,19 +70,16 @@ private:
         bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
     };
     void analyse();
-    void run(Pass &pass);
     void forget();
     /// Forgets what the short frames have said of each string since the last attack (SinceAttack).
     void restartSinceAttack();
     /// How far string i's own partials in the long frames stand above the same frequencies in the short
     /// frames, each as a sinusoid's amplitude (dB; about 0 when the short frames hold all of them).
     double shortUnderLongDb(std::size_t i) const;
-    /// No partial is looked for above this (Hz).
-    double partialLimit() const;
     static ct_poly_string reading(const StringPartials &s, double toAmplitude);
 
     double fs_, gateDb_;
-    Pass short_, long_;
+    StrumPass short_, long_;  // the 0.25 s and the 0.5 s frames
     PalmWatch palms_;  // a string damped while the others ring, heard on 80 ms frames
     std::size_t hop_, levelWindow_;
     Ring history_;

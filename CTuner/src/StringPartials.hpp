@@ -40,11 +40,11 @@ struct SharedSpectrum {
     std::size_t D;       // samples between the frame pair (the phase vocoder's advance)
     double binHz;        // fs / FFT size
     double frameBinHz;   // fs / frame length: the frame's resolution (the FFT is zero-padded beyond it)
-    double collisionHz;  // two partials closer than this cannot be told apart (see PolyAnalyser.cpp)
+    double collisionHz;  // two partials closer than this cannot be told apart (StrumPass.cpp: kCollisionBins)
     double floor;        // the noise floor (median magnitude)
     double strongest;    // the strongest magnitude analysed
     double limitHz;      // no partial is looked for above this
-    bool attack;         // the analysed spectrum's energy grew more than kAttackEnergyRise over the pair
+    bool attack;         // the analysed spectrum's energy grew more than kAttackEnergyRise (StrumPass.cpp) over the pair
     double fallDb;       // the analysed spectrum's energy in the newer frame over the older one's, dB
 };
 

@@ -251,7 +251,7 @@ double firstHeard(const std::vector<Hop> &hops, std::size_t i, double from) {
 
 TEST(mutedStringsAreNotHeardInTheAttack) {
     // While a strum fills the frame, the other strings' series are not yet found to claim the peaks a
-    // muted string finds on its own (StringPartials: kAttackRise, PolyAnalyser: kAttackEnergyRise).
+    // muted string finds on its own (StringPartials: kAttackRise, StrumPass: kAttackEnergyRise).
     // Without the attack guard these four strums reported their muted strings on 3, 8, 7 and 10 hops
     // of their first 0.25 s (3, 14, 7 and 12 with kOverFloor 5); with the guard, 0, 1, 0, 0; with
     // kAttackRise at 8, on 4 hops; with no energy test (kAttackEnergyRise 1e9), on up to 10. With
