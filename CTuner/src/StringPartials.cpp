@@ -19,8 +19,8 @@ constexpr double kCoarseStepCents = 2.0;
 /// When a string searched afresh (not followed from the hop before) finds neither its 1st nor its 2nd
 /// partial from the harmonic sum's best candidate, the sum is made again leaving out, at its partials
 /// 2…kCoarsePartials, the partials 1…this of every other string followed from the hop before (within the
-/// collision distance), and the search made from that candidate when it finds one of them: the sum had
-/// collected the strongest partials of the strings above it. A bass's E1 (search range 38.2–44.4 Hz,
+/// collision distance), and the string is searched from that candidate instead when the search from it
+/// finds its 1st or 2nd partial: the first sum had collected the strongest partials of the strings above. A bass's E1 (search range 38.2–44.4 Hz,
 /// inside the main lobe of its own 1st partial in both frame lengths) was searched at 38.3 Hz on every
 /// hop, whose 2nd partial met D2's 1st and 5th G2's 2nd, while E1's own 2nd and 3rd stand 10 and 19 dB
 /// under its 1st; it was never heard (PolyTests: aBassesLowEIsHeardThoughItsHarmonicSum…, which fails
