@@ -70,8 +70,8 @@ public:
 
     /// Looks for the string's partials, starting from its reading of the hop before when it had one,
     /// else from the best harmonic sum within the search range (made again without the lowest partials of
-    /// the other `strings` followed from the hop before when its candidate gives no 1st or 2nd partial:
-    /// kOthersPartialsOutOfTheSum); fits them all (none is excluded yet).
+    /// the other `strings` followed from the hop before when its candidate gives no 1st or 2nd partial
+    /// off theirs: kOthersPartialsOutOfTheSum); fits them all (none is excluded yet).
     void search(const SharedSpectrum &s, const StringPartials *strings, std::size_t count);
     /// When resolve() heard the string: its partials looked for again where the fit of its own ones
     /// puts them (a shared 1st partial that misled the first search's inharmonicity hid the higher
@@ -142,6 +142,9 @@ public:
 private:
     /// fitPartials, with B no larger than kMaxStringInharmonicity (f1 then fitted again for it).
     static StiffString stringFit(const Partial *partials, std::size_t count, StiffString start);
+    /// Whether the search found its 1st or 2nd partial off the 1st partials of the other `strings`
+    /// followed from the hop before (kOthersPartialsOutOfTheSum).
+    bool groundedOffOthers(const StringPartials *strings, std::size_t count, double collisionHz) const;
     /// The candidate of the best harmonic sum within the search range; with `strings`, the sum made
     /// without the lowest partials of the other strings followed from the hop before (kOthersPartialsOutOfTheSum).
     double coarse(const SharedSpectrum &s, const StringPartials *strings, std::size_t count) const;
