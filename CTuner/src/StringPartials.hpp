@@ -33,6 +33,9 @@ constexpr int kStringPartials = 16;
 /// not heard 7.96 → 8.18 %. PolyTests' aQuietHighEBesideTheA2sThirdStaysOnItsOwnSeries fails at 0.3 s.
 constexpr double kJumpCheckAfterSeconds = 0.1;
 
+/// Other strings' partials a string's harmonic sum leaves out (StringPartials.cpp).
+struct OthersPartials;
+
 /// One spectrum shared by every string's search: a frame pair, its FFT and what describes it.
 struct SharedSpectrum {
     SpectralFrames *frames;
@@ -142,12 +145,11 @@ public:
 private:
     /// fitPartials, with B no larger than kMaxStringInharmonicity (f1 then fitted again for it).
     static StiffString stringFit(const Partial *partials, std::size_t count, StiffString start);
-    /// Whether the search found its 1st or 2nd partial off the 1st partials of the other `strings`
-    /// followed from the hop before (kOthersPartialsOutOfTheSum).
-    bool groundedOffOthers(const StringPartials *strings, std::size_t count, double collisionHz) const;
-    /// The candidate of the best harmonic sum within the search range; with `strings`, the sum made
-    /// without the lowest partials of the other strings followed from the hop before (kOthersPartialsOutOfTheSum).
-    double coarse(const SharedSpectrum &s, const StringPartials *strings, std::size_t count) const;
+    /// Whether the search found its 1st or 2nd partial off `others` (kOthersPartialsOutOfTheSum).
+    bool groundedOff(const OthersPartials &others, double collisionHz) const;
+    /// The candidate of the best harmonic sum within the search range; with `leftOut`, the sum made
+    /// without those partials at its partials 2 and up (kOthersPartialsOutOfTheSum).
+    double coarse(const SharedSpectrum &s, const OthersPartials *leftOut) const;
     /// Whether another grounded string of `strings` puts a partial within collisionHz of `frequency`.
     bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;
     /// `measured`: `start` is a fit of this string's own partials (its reading of the hop before, or this
