@@ -10,7 +10,8 @@ the render's length ratio, and read the curve there plus the detune. Its relativ
 
     Benchmarks/out/venv/bin/python Benchmarks/relative_floor.py [readings.pkl] [tracker] [GROUP_SUBSTRING]
 
-With GROUP_SUBSTRING (e.g. `fluidr3_p40_` or `_h0.5`) it also prints, for each PUBLIC note group whose
+It also prints the ideal tracker's p95 per GM program beside the tracker's (issue 13's target is
+p95 ≤ 0.3 ¢ per program). With GROUP_SUBSTRING (e.g. `fluidr3_p40_` or `_h0.5`) it also prints, for each PUBLIC note group whose
 name contains it, the 0-cent render's steady readings (count, std) and the ideal tracker's and the
 tracker's largest and median error: how much of a group's error the grid explains. Holdout groups are
 never listed (engine work looks at the public part only).
@@ -18,6 +19,7 @@ never listed (engine work looks at the public part only).
 import json
 import os
 import pickle
+import re
 import sys
 
 import numpy as np
@@ -69,6 +71,16 @@ def main():
                              f"ideal max {max(gi):.2f} ¢, {tracker} max {max(ga):.2f} / median {np.median(ga):.2f} ¢")
     for line in per_group:
         print(line)
+    # Per GM program (issue 13's target is per soundfont and program: p95 ≤ 0.3 ¢).
+    def program_of(group):  # "p40_76" (the issue-4 set) or "fluidr3_p40_88_h0.5" (the wider corpus)
+        m = re.match(r"(?:fluidr3_)?p(\d+)_", group)
+        return int(m.group(1)) if m else None
+    programs = sorted({program_of(g) for g in names} - {None})
+    for program in programs:
+        mine = [i for i, g in enumerate(names) if program_of(g) == program]
+        gi, ga = np.array([ideal[i] for i in mine]), np.array([actual[i] for i in mine])
+        print(f"program {program}: {len(mine)} pairs, ideal tracker p95 {np.nanpercentile(gi, 95):.3f} ¢ (max "
+              f"{np.nanmax(gi):.2f}), {tracker} p95 {np.nanpercentile(ga, 95):.3f} ¢ (max {np.nanmax(ga):.2f})")
     for label, values in (("ideal tracker on the same grid", ideal), (tracker, actual)):
         v = np.array(values)
         violin = np.array([x for x, g in zip(values, names) if g.startswith("p40_") or "_p40_" in g])
