@@ -1,6 +1,8 @@
 // StrumPass.cpp — see StrumPass.hpp.
 #include "StrumPass.hpp"
 
+#include "WindowCache.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -24,9 +26,6 @@ constexpr double kPartialLimitOfRate = 0.45;
 /// strings are heard in the attack (16 still passed them); at 0.5 every hop is an attack and a string
 /// struck into a ringing strum is held back (0.20 → 0.25 s).
 constexpr double kAttackEnergyRise = 4.0;
-/// The Blackman–Harris window's coherent gain (its mean, a0): a sinusoid of amplitude A has a peak
-/// of magnitude A·a0·L/2.
-constexpr double kWindowGain = 0.35875;
 
 std::size_t frameLength(double fs, double seconds) { return std::size_t(std::ceil(seconds * fs)); }
 std::size_t advanceLength(double fs, double seconds) { return std::size_t(std::ceil(kAdvanceOfFrame * seconds * fs)); }
@@ -37,7 +36,7 @@ double partialLimitHz(double fs) { return std::min(kPartialLimitOfRate * fs, kPa
 StrumPass::StrumPass(std::vector<StringPartials> s, double sampleRate, double frameSeconds)
     : strings(std::move(s)), fs(sampleRate), frame(frameLength(sampleRate, frameSeconds)),
       advance(advanceLength(sampleRate, frameSeconds)), frames(sampleRate, frame, frame),
-      toAmplitude(2.0 / (kWindowGain * double(frame))) {}
+      toAmplitude(2.0 / (WindowCache::kCoherentGain * double(frame))) {}
 
 void StrumPass::run(const Ring &history) {
     RealFFT &f = frames.fftFor(frame);

@@ -8,7 +8,7 @@
 namespace ctuner {
 namespace {
 // The 4-term Blackman–Harris coefficients (Harris 1978, table 1, "4-term (−92 dB)").
-constexpr double kA0 = 0.35875, kA1 = 0.48829, kA2 = 0.14128, kA3 = 0.01168;
+constexpr double kA0 = WindowCache::kCoherentGain, kA1 = 0.48829, kA2 = 0.14128, kA3 = 0.01168;
 } // namespace
 
 WindowCache::WindowCache(std::size_t maxLength) {

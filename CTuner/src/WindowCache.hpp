@@ -24,6 +24,10 @@ public:
     /// length moving by a sample now and then (BENCHMARKS.md, "CPU ratio": bit-identical results).
     static constexpr std::size_t kSlots = 4;
 
+    /// The window's coherent gain, its mean (the coefficient a0): a sinusoid of amplitude A windowed by
+    /// L samples has a spectral peak of magnitude A·kCoherentGain·L/2.
+    static constexpr double kCoherentGain = 0.35875;
+
     /// The window's value at n of L, straight from its definition (for tests).
     static double reference(std::size_t n, std::size_t L);
 
