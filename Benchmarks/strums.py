@@ -603,8 +603,8 @@ def preset_table(results):
     lines = ["| tuning | strings | strums | not heard (%) | median / p95 (¢) | read over 10 ¢ off | identified (%) |",
              "|---|---|---|---|---|---|---|"]
     for preset in dict.fromkeys(r["preset"] for r in results):
-        s = summarise([r for r in results if r["preset"] == preset])
         mine = [r for r in results if r["preset"] == preset]
+        s = summarise(mine)
         wrong = f"{s['wrong'][1]}" if s["wrong"] is not None else "—"
         ident = f"{s['ident']:.0f}" if s["ident"] is not None else "—"
         lines.append(f"| {preset} | {mine[0]['strings']} | {len(mine)} | {s['missed']:.2f} | {s['median']:.3f} / "
