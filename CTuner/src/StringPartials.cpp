@@ -3,6 +3,7 @@
 #include "StringPartials.hpp"
 
 #include "../include/ctuner.h"
+#include "StringPresence.hpp"
 
 #include <algorithm>
 #include <array>
@@ -42,6 +43,34 @@ constexpr double kCoarseStepCents = 2.0;
 /// (and the low partials judged against them): other tunings 8.17 / 8.35 %, but silent strings on the
 /// real recordings' development half 0.94 / 0.99 % and on the weak set 3.87 / 4.18 %.
 constexpr int kOthersPartialsOutOfTheSum = 1;
+/// A string whose target lies on the series of another string followed from the hop before (a guitar's
+/// B3 on E2's 3rd partials, its E4 on E2's 4th and A2's 3rd: StringPresence's onSeriesOf), and whose
+/// search finds its 1st and 2nd partials only on that series, or not at all, is searched once more from
+/// the same start with the partials found on that series not steering the prediction (they are still
+/// found, and whose they are is still resolve's to decide), each partial found narrowing the tolerance
+/// of the next. That search is taken when, among its partials up to kCleanStartHighestPartial, it finds
+/// more off every other followed string's series than the first search did, and at least this many.
+/// What it guards against: the first search's 1st partial, within kFirstTolerance of a B3 ~40 cents
+/// over E2's 3rd, is E2's 3rd when that is the stronger peak, and the fit it moves then predicts E2's
+/// 6th, 9th, …: FluidR3 strum 205's nylon B3 (+10.3 ¢, E2 −29.4 ¢) was searched at E2's 3rd by the long
+/// frames on nearly every hop, its own partials, clear of every string from the 3rd on, never looked at,
+/// and it was not heard on 93 % of its steady hops (28 % with the rule). Measured with strums.py's tuning
+/// part, FluidR3 strums 200–209 (sounding string-hops not heard / p95 / readings over 10 ¢ off): 5.30 % /
+/// inf / 36 without the rule; counting partials up to the 16th, 2.82 % / 3.74 ¢ / 42 at 1, 3.43 % /
+/// 4.07 ¢ / 35 at 2, 3.91 % / 4.68 ¢ / 26 at 3, but weak partials high in the series, off every string,
+/// then took a strum's E4 onto E2's 4th (PolyCLITests' aHighEReadOnTheLowEs…: 8 readings over 10 ¢ off
+/// after 0.5 s); up to the 8th, 3.90 % / 5.55 ¢ / 30 at 2, 4.37 % / 7.03 ¢ / 24 at 3. At 2 (up to the
+/// 8th) the other sets: 40 dB synthetic not heard 0.17 → 0.15 %, damped strings reported 0.79 → 0.47 %
+/// of their hops, the other tunings' not heard 9.04 → 8.87 % (open D 23.10 → 21.24 %, open G 22.13 →
+/// 20.36 %, open E 17.07 → 18.26 %), readings over 10 ¢ off 41 → 11, strum to ±1 ¢ of final 0.395 →
+/// 0.325 s; silent strings on the real recordings' development half (poly_real.py) 0.76 % and on the
+/// weak-fundamental set 3.64 % as without. Without the narrowed tolerance (16th, 3) FluidR3's p95 was
+/// 6.61 ¢ with 40 readings over 10 ¢ off: a partial looked for ±2 % wide is the largest peak there,
+/// another string's (a B3 11 ¢ under 3 × E2 took D3's 5th for its 3rd). PolyTests bracket the count: at
+/// 1 aQuietB3OnTheLowEsSeries… fails (a muted E4 searched apart from E2's series took B3's partials in
+/// the attack), at 3 aQuietB3FortyCentsOverTheLowEsThirdIsNotLedOntoItsSeries (which fails without the
+/// rule).
+constexpr std::size_t kApartFromSeriesPartials = 2;
 /// Where partial k is taken: within 2 % of where the coarse sum puts the first one found (the sum's
 /// ±1-bin magnitudes place a low string within ~10 cents), within 1 % while fewer than three are
 /// fitted (inharmonicity still unknown: a guitar E2's B ≈ 1e-4 moves partial 16 by 1.3 %), then
@@ -124,6 +153,14 @@ constexpr double kSkirtUnderDb = 25.0;
 /// string's partial 4–5 bins from a loud one's is its own). 4: the main lobe, as the rule says.
 constexpr double kSkirtInnerBins = 1.5, kSkirtOuterBins = 4.0;
 
+/// Whether the search found partial 1 or 2 off `others` (an OthersPartials or an OthersSeries).
+template <class Others>
+bool lowPartialOff(const FoundPartial *found, std::size_t count, const Others &others, double collisionHz) {
+    for (std::size_t i = 0; i < count && found[i].k <= 2; ++i)
+        if (!others.near(found[i].frequency, collisionHz)) return true;
+    return false;
+}
+
 /// Whether the spectrum holds a peak kSkirtUnderDb stronger than `c` between kSkirtInnerBins and
 /// kSkirtOuterBins frame bins from it.
 bool onAStrongerSkirt(const SharedSpectrum &s, const Candidate &c) {
@@ -150,6 +187,19 @@ struct OthersPartials {
         return false;
     }
 };
+
+double OthersSeries::nearestHz(double frequency) const {
+    double nearest = INFINITY;
+    for (std::size_t i = 0; i < count; ++i) {
+        // The partial number k nearest `frequency` on f_k = k·f0·sqrt(1 + B·k²), f0 = f1/sqrt(1 + B).
+        const StiffString &s = fits[i];
+        const double r = frequency * std::sqrt(1 + s.B) / s.f1;
+        const double k = s.B > 0 ? std::sqrt((std::sqrt(1 + 4 * s.B * r * r) - 1) / (2 * s.B)) : r;
+        for (int j = std::max(1, int(std::floor(k))); j <= int(std::floor(k)) + 1; ++j)
+            nearest = std::min(nearest, std::abs(seriesAt(j, s) - frequency));
+    }
+    return nearest;
+}
 
 StiffString StringPartials::stringFit(const Partial *partials, std::size_t count, StiffString start) {
     StiffString fit = fitPartials(partials, count, start);
@@ -182,6 +232,12 @@ void StringPartials::search(const SharedSpectrum &s, const StringPartials *strin
     wasHeard_ = heard_;
     heardRun_ = heard_ ? heardRun_ + 1 : 0;
     hopsSinceReported_ = heard_ ? 0 : std::min(hopsSinceReported_, kNeverReported - 1) + 1;
+    series_.count = followed_.count = 0;  // see kApartFromSeriesPartials
+    for (std::size_t t = 0; t < std::min<std::size_t>(count, CT_POLY_MAX_STRINGS); ++t) {
+        if (&strings[t] == this || strings[t].followedPartial(1) <= 0) continue;
+        followed_.fits[followed_.count++] = strings[t].previous_;
+        if (onSeriesOf(target_, strings[t].target())) series_.fits[series_.count++] = strings[t].previous_;
+    }
     const bool resume = previous_.f1 > 0 && inRange(previous_.f1);
     if (resume) {
         searchFrom(s, previous_, true);
@@ -201,9 +257,14 @@ void StringPartials::search(const SharedSpectrum &s, const StringPartials *strin
 }
 
 bool StringPartials::groundedOff(const OthersPartials &others, double collisionHz) const {
-    for (std::size_t i = 0; i < foundCount_ && found_[i].k <= 2; ++i)
-        if (!others.near(found_[i].frequency, collisionHz)) return true;
-    return false;
+    return lowPartialOff(found_.data(), foundCount_, others, collisionHz);
+}
+
+std::size_t StringPartials::offFollowed(double collisionHz) const {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < foundCount_ && found_[i].k <= kCleanStartHighestPartial; ++i)
+        n += !followed_.near(found_[i].frequency, collisionHz);
+    return n;
 }
 
 void StringPartials::searchAgain(const SharedSpectrum &s) {
@@ -220,18 +281,35 @@ void StringPartials::searchFrom(const SharedSpectrum &s, StiffString start, bool
     StiffString fit = scan(s, start, 0);
     if (measured && heardRun_ >= steadyHops_ && std::abs(fit.f1 / start.f1 - 1) > kJumpRatio)
         fit = scan(s, start, kHeldPartials);  // see kJumpRatio
+    if (series_.count > 0 &&
+        !lowPartialOff(found_.data(), foundCount_, series_, s.collisionHz)) {  // see kApartFromSeriesPartials
+        const std::size_t off = offFollowed(s.collisionHz);
+        const std::array<FoundPartial, kStringPartials> found = found_;
+        const std::size_t count = foundCount_;
+        const StiffString apart = scan(s, start, 0, true);
+        const std::size_t offApart = offFollowed(s.collisionHz);
+        if (offApart > off && offApart >= kApartFromSeriesPartials) {
+            fit = apart;
+        } else {
+            found_ = found;
+            foundCount_ = count;
+        }
+    }
     fit_ = foundCount_ > 0 && inRange(fit.f1) ? fit : StiffString{0, 0};
     if (fit_.f1 == 0) foundCount_ = 0;
 }
 
-StiffString StringPartials::scan(const SharedSpectrum &s, StiffString fit, std::size_t heldFor) {
+StiffString StringPartials::scan(const SharedSpectrum &s, StiffString fit, std::size_t heldFor, bool apartFromSeries) {
     foundCount_ = 0;
     std::size_t fitted = 0;
     for (int k = 1; k <= kStringPartials; ++k) {
         const double predicted = seriesAt(k, fit);
         if (predicted > s.limitHz) break;
+        // Apart from the series, a partial found there narrows the next ones' tolerance though it does
+        // not steer them (kApartFromSeriesPartials).
+        const std::size_t known = apartFromSeries ? std::max(fitted, std::min<std::size_t>(foundCount_, 1)) : fitted;
         const double tolerance =
-            predicted * (fitted == 0 ? kFirstTolerance : fitted < 3 ? kFewTolerance : kFittedTolerance);
+            predicted * (known == 0 ? kFirstTolerance : known < 3 ? kFewTolerance : kFittedTolerance);
         const double radius = std::max(kMinRadiusBins * s.binHz, tolerance);
         const Candidate c =
             s.frames->localPeakNear(*s.fft, s.D, predicted, radius, s.binHz, s.floor, s.strongest, kOverFloor);
@@ -239,6 +317,7 @@ StiffString StringPartials::scan(const SharedSpectrum &s, StiffString fit, std::
         const double older = s.frames->olderMagnitude(c.bin);
         const bool rising = c.magnitude > kAttackRise * older;
         found_[foundCount_++] = {k, c.frequency, c.magnitude, false, false, rising, older, onAStrongerSkirt(s, c)};
+        if (apartFromSeries && series_.near(c.frequency, s.collisionHz)) continue;  // see kApartFromSeriesPartials
         fitting_[fitted++] = {k, c.frequency, c.magnitude};
         if (fitted >= heldFor) fit = stringFit(fitting_.data(), fitted, fit);
     }

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 
+#include "../include/ctuner.h"
 #include "PartialFit.hpp"
 #include "SpectralPeaks.hpp"
 
@@ -35,6 +36,17 @@ constexpr double kJumpCheckAfterSeconds = 0.1;
 
 /// Other strings' partials a string's harmonic sum leaves out (StringPartials.cpp).
 struct OthersPartials;
+
+/// Other strings' whole series, where their readings of the hop before put them (StringPartials.cpp:
+/// kApartFromSeriesPartials).
+struct OthersSeries {
+    std::array<StiffString, CT_POLY_MAX_STRINGS> fits{};
+    std::size_t count = 0;
+    /// How far `frequency` lies from the nearest partial of any of them, Hz (infinite when there is none).
+    double nearestHz(double frequency) const;
+    /// Whether `frequency` lies within collisionHz of a partial of one of them.
+    bool near(double frequency, double collisionHz) const { return nearestHz(frequency) < collisionHz; }
+};
 
 /// One spectrum shared by every string's search: a frame pair, its FFT and what describes it.
 struct SharedSpectrum {
@@ -74,7 +86,9 @@ public:
     /// Looks for the string's partials, starting from its reading of the hop before when it had one,
     /// else from the best harmonic sum within the search range (made again without the lowest partials of
     /// the other `strings` followed from the hop before when its candidate gives no 1st or 2nd partial
-    /// off theirs: kOthersPartialsOutOfTheSum); fits them all (none is excluded yet).
+    /// off theirs: kOthersPartialsOutOfTheSum); a string on another followed string's series whose 1st and
+    /// 2nd partials are found only there is searched again apart from it (kApartFromSeriesPartials); fits
+    /// them all (none is excluded yet).
     void search(const SharedSpectrum &s, const StringPartials *strings, std::size_t count);
     /// When resolve() heard the string: its partials looked for again where the fit of its own ones
     /// puts them (a shared 1st partial that misled the first search's inharmonicity hid the higher
@@ -158,7 +172,10 @@ private:
     /// One pass over partials 1…kStringPartials from `start` into found_ and fitting_: each partial found
     /// moves the prediction of the next ones, once `heldFor` of them are found (until then the prediction
     /// stays at `start`). Returns the fit the last prediction came from (all found, or `start`).
-    StiffString scan(const SharedSpectrum &s, StiffString start, std::size_t heldFor);
+    StiffString scan(const SharedSpectrum &s, StiffString start, std::size_t heldFor, bool apartFromSeries = false);
+    /// How many of the partials found up to kCleanStartHighestPartial lie off every other followed string's
+    /// series (kApartFromSeriesPartials).
+    std::size_t offFollowed(double collisionHz) const;
     bool inRange(double f) const { return f >= low_ && f <= high_; }
 
     static constexpr int kNeverReported = 1 << 30;
@@ -185,6 +202,8 @@ private:
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
     double floor_ = 0;      // the analysed spectrum's noise floor (set by search, for resolve)
     double frameBinHz_ = 0; // SharedSpectrum::frameBinHz (set by search, for resolve)
+    OthersSeries series_;    // the followed strings on whose series this one's target lies (set by search)
+    OthersSeries followed_;  // every other followed string (set by search)
 };
 
 } // namespace ctuner
