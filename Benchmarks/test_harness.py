@@ -263,6 +263,32 @@ class RealRecordings(unittest.TestCase):
         self.assertEqual(metrics.parse_announcements(["C-1 in tune"], 0), (1, 1, 0, 0))
 
 
+class StrumSoundfontDetunes(unittest.TestCase):
+    """strums.py: the soundfont strums' detunes, ±30 ¢ and near in tune (±4 ¢)."""
+
+    def test_near_in_tune_strums_keep_every_string_within_four_cents_and_the_first_sets_unchanged(self):
+        import strums
+        fs = strums.FS
+        t = np.arange(int(0.5 * fs)) / fs
+        # Stand-in renders: a short decaying sine per string, so the test needs no soundfont.
+        renders = {p: [np.sin(2 * np.pi * f * t) * np.exp(-4 * t) for f in strums.TARGETS] for p, _ in strums.PROGRAMS}
+        refs = {p: list(strums.TARGETS) for p, _ in strums.PROGRAMS}
+        for seed in range(300, 304):
+            _, truth, _, _ = strums.soundfont(seed, renders, refs, "fluidr3", None, strums.NEAR_IN_TUNE_CENTS)
+            cents = [1200 * math.log2(f / r) for f, r in zip(truth, strums.TARGETS)]
+            self.assertTrue(all(abs(c) <= strums.NEAR_IN_TUNE_CENTS + 0.05 for c in cents), cents)
+        wide = []
+        for seed in range(0, 10):
+            _, truth, _, _ = strums.soundfont(seed, renders, refs)
+            wide += [1200 * math.log2(f / r) for f, r in zip(truth, strums.TARGETS)]
+        self.assertGreater(max(abs(c) for c in wide), 20)  # the default keeps the issue's ±30 ¢
+        sets = {label: (seeds, spread) for label, _, seeds, spread in strums.SOUNDFONT_SETS}
+        near = [label for label in sets if "near in tune" in label]
+        self.assertEqual(sorted(near), ["soundfont (FluidR3) near in tune, holdout", "soundfont (FluidR3) near in tune, tuning"])
+        tuning, holdout = sets[near[1]][0], sets[near[0]][0]
+        self.assertFalse(set(tuning) & set(holdout))
+
+
 class StrumSoundingRule(unittest.TestCase):
     """strums.py: a string sounds only while its own signal is over the gate (issue 15)."""
 
