@@ -188,17 +188,16 @@ struct OthersPartials {
     }
 };
 
-double OthersSeries::nearestHz(double frequency) const {
-    double nearest = INFINITY;
+bool OthersSeries::near(double frequency, double collisionHz) const {
     for (std::size_t i = 0; i < count; ++i) {
         // The partial number k nearest `frequency` on f_k = k·f0·sqrt(1 + B·k²), f0 = f1/sqrt(1 + B).
         const StiffString &s = fits[i];
         const double r = frequency * std::sqrt(1 + s.B) / s.f1;
         const double k = s.B > 0 ? std::sqrt((std::sqrt(1 + 4 * s.B * r * r) - 1) / (2 * s.B)) : r;
         for (int j = std::max(1, int(std::floor(k))); j <= int(std::floor(k)) + 1; ++j)
-            nearest = std::min(nearest, std::abs(seriesAt(j, s) - frequency));
+            if (std::abs(seriesAt(j, s) - frequency) < collisionHz) return true;
     }
-    return nearest;
+    return false;
 }
 
 StiffString StringPartials::stringFit(const Partial *partials, std::size_t count, StiffString start) {

@@ -42,10 +42,8 @@ struct OthersPartials;
 struct OthersSeries {
     std::array<StiffString, CT_POLY_MAX_STRINGS> fits{};
     std::size_t count = 0;
-    /// How far `frequency` lies from the nearest partial of any of them, Hz (infinite when there is none).
-    double nearestHz(double frequency) const;
-    /// Whether `frequency` lies within collisionHz of a partial of one of them.
-    bool near(double frequency, double collisionHz) const { return nearestHz(frequency) < collisionHz; }
+    /// Whether `frequency` lies within collisionHz of a partial of one of them (any partial number).
+    bool near(double frequency, double collisionHz) const;
 };
 
 /// One spectrum shared by every string's search: a frame pair, its FFT and what describes it.
@@ -171,7 +169,9 @@ private:
     void searchFrom(const SharedSpectrum &s, StiffString start, bool measured);
     /// One pass over partials 1…kStringPartials from `start` into found_ and fitting_: each partial found
     /// moves the prediction of the next ones, once `heldFor` of them are found (until then the prediction
-    /// stays at `start`). Returns the fit the last prediction came from (all found, or `start`).
+    /// stays at `start`); `apartFromSeries`: but for those on series_, which only narrow the next ones'
+    /// tolerance (kApartFromSeriesPartials). Returns the fit the last prediction came from (all found, or
+    /// `start`).
     StiffString scan(const SharedSpectrum &s, StiffString start, std::size_t heldFor, bool apartFromSeries = false);
     /// How many of the partials found up to kCleanStartHighestPartial lie off every other followed string's
     /// series (kApartFromSeriesPartials).
