@@ -54,8 +54,8 @@ void checkEveryString(const std::vector<Hop> &hops, const std::vector<strums::Pl
 }
 
 /// A strum of `cents` (NaN: muted), `seconds` long in white noise of RMS 1e-4, whose string `quiet` is
-/// played at `amplitude` and plucked at `pluckAt`: that string heard on over 90 % of the hops after
-/// 0.4 s, it and the string `beside` it read within 0.5 ¢ in median.
+/// played at `amplitude` and plucked at `pluckAt` (and `beside` at `besidePluckAt` when given): that string
+/// heard on over 90 % of the hops after 0.4 s, it and the string `beside` it read within 0.5 ¢ in median.
 void checkQuietStringBesideAnother(const std::vector<double> &cents, std::size_t quiet, double amplitude, double pluckAt,
                                    std::size_t beside, double seconds, double besidePluckAt = kNaN) {
     auto strings = strums::detuned(kTargets, cents);
@@ -175,8 +175,8 @@ TEST(aQuietB3OnTheLowEsSeriesIsHeardThroughThePartialsItWinsFromIt) {
     // B3 wins its own from E2's envelope (FluidR3's strums lose B3 and E4 this way: BENCHMARKS.md,
     // "Strums", stop 25). Heard on 74 % of the hops after 0.4 s; on none without the series rule
     // (StringPresence: kSeriesCents) or with it at 25 cents, on 74 % at 35. On 55 % when a search apart
-    // from E2's series is taken on one partial off it (StringPartials.cpp: kApartFromSeriesPartials at 1): the muted
-    // E4's search apart from it takes B3's partials in the attack, and B3 is heard later.
+    // from E2's series is taken on one partial off it (StringPartials.cpp: kApartFromSeriesPartials at
+    // 1): the muted E4's search apart from it takes B3's partials in the attack, and B3 is heard later.
     auto strings = strums::detuned(kTargets, {-27.0, kNaN, kNaN, kNaN, 0.5, kNaN});
     strings[4].amplitude = 0.02;
     strings[4].pluckAt = 0.45;
