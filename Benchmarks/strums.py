@@ -596,7 +596,9 @@ def summarise(results):
         return (float(np.median(errors)), float(np.percentile(errors, 95, method="higher")),
                 float(np.mean(~np.isfinite(errors))) * 100, float(np.median([r[key][1] for r in results if r.get(key)])))
     alone, ideal = pooled("alone"), pooled("ideal")
-    return {"alone": alone, "ideal": ideal, "median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
+    judged_alone = [j for r in results if r.get("ideal") for j in r["ideal"][2]]
+    ideal_ident = 100.0 * sum(judged_alone) / len(judged_alone) if judged_alone else None
+    return {"alone": alone, "ideal": ideal, "ideal_ident": ideal_ident, "median": med, "p95": p95, "missed": missed, "muted": muted, "damped": damped, "ident": ident,
             "settle": float(np.median(settles)) if settles else math.nan,
             "stays": float(np.median(stays)) if stays else math.nan, "cpu": cpu, "n": len(results),
             "worst": float(np.max(finite)) if len(finite) else math.nan, "old_rule": old_rule, "said": lines,
@@ -667,6 +669,9 @@ def table(parts):
                          f"allow): median / p95 (¢) / not heard | {a[0]:.3f} / {a[1]:.3f} / {a[2]:.2f} % | report | |")
             lines.append(f"| {name} | {s['n']} | each string read alone, against the truth: to ±1 ¢ of final "
                          f"(held 0.1 s), median (s) | {a[3]:.3f} | report | |")
+            if s.get("ideal_ident") is not None:
+                lines.append(f"| {name} | {s['n']} | each string read alone, against the truth: out-of-tolerance "
+                             f"identified (%) | {s['ideal_ident']:.1f} | report | |")
         row("CPU per audio second (% of one core)", s["cpu"], 5.0, "{:.2f}")
         if s["said"] is not None:
             a = s["said"]
@@ -749,8 +754,8 @@ def score_all(args, binary, tmp):
         against_alone = score_alone(hops, lone, strum, levels) if alone else None
         ideal = None
         if alone:
-            e, _, _, (settled, _), _, _ = score(merged_alone(hops, lone), truth, strum, levels)
-            ideal = (e, settled)
+            e, _, _, (settled, _), judged_alone, _ = score(merged_alone(hops, lone), truth, strum, levels)
+            ideal = (e, settled, judged_alone)
         said, said_right = announcements(binary, os.path.join(tmp, name), truth) if not tuning else (None, None)
         errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels, targets)
         damped_total, damped_said = damped_reported(hops, damped) if damped else (0, 0)

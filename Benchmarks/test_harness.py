@@ -289,6 +289,25 @@ class StrumSoundfontDetunes(unittest.TestCase):
         self.assertFalse(set(tuning) & set(holdout))
 
 
+class StrumIdealIdentification(unittest.TestCase):
+    """strums.py: what the renders allow includes the out-of-tolerance judgement of each string read alone."""
+
+    def test_the_strings_read_alone_are_judged_apart_from_the_strum(self):
+        import strums
+        def result(judged, judged_alone):
+            return {"errors": [0.1, 0.2], "muted_total": 0, "muted_reported": 0, "damped_total": 0,
+                    "damped_reported": 0, "settle": (0.3, 0.3), "judged": judged, "cpu": 0.1, "old_errors": [0.1],
+                    "said": None, "said_right": None, "alone": None, "ideal": ([0.1, 0.3], 0.5, judged_alone),
+                    "preset": "guitar", "strings": 6}
+        s = strums.summarise([result([True, False], [True, True, True, False]), result([True], [True, False])])
+        self.assertAlmostEqual(s["ident"], 100 * 2 / 3)
+        self.assertAlmostEqual(s["ideal_ident"], 100 * 4 / 6)
+        rows = strums.table([("soundfont (FluidR3), tuning", s)])
+        self.assertIn("each string read alone, against the truth: out-of-tolerance identified (%) | 66.7 |", rows)
+        none = strums.summarise([dict(result([True], []), ideal=None)])
+        self.assertIsNone(none["ideal_ident"])
+
+
 class StrumSoundingRule(unittest.TestCase):
     """strums.py: a string sounds only while its own signal is over the gate (issue 15)."""
 
