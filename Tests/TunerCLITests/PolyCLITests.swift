@@ -182,6 +182,21 @@ import TunerMusic
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test func aNylonB3FortyCentsOverTheLowEsThirdIsHeardOffItsSeries() throws {
+        // The first 1.5 s of strums.py's FluidR3 strum 205 (nylon guitar; Tests/Fixtures/strums): B3 +10.3
+        // cents, E2 -29.4, so B3's 1st partial lies 4.8 Hz over E2's 3rd, the stronger peak. A search that
+        // takes that peak for B3's 1st follows E2's 6th, 9th, ... and never hears B3 (8 of the 91 hops after
+        // 0.6 s before CTuner/src/StringPartials.cpp's kApartFromSeriesPartials, 59 with it).
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/fluidr3_nylon_strum_205.flac").path
+        let after = try Self.lines(path).filter { $0.time >= 0.6 }
+        let b3 = after.compactMap { $0.cents(4) }
+        #expect(b3.count * 2 >= after.count, "B3 heard on \(b3.count) of \(after.count) hops after 0.6 s")
+        let off = b3.filter { abs($0 - 10.3) > 4 }
+        #expect(off.isEmpty, "B3 readings more than 4 cents from +10.3: \(off)")
+        let e2 = after.compactMap { $0.cents(0) }.sorted()
+        #expect(e2.count == after.count && abs(e2[e2.count / 2] - -29.4) <= 1, "E2 beside it: \(e2.count) readings")
+    }
+
     @Test func aHighEReadOnTheLowEsSeriesByTheShortFramesTakesTheLongFramesReading() throws {
         // The first second of strums.py's FluidR3 strum 201 (nylon guitar; Tests/Fixtures/strums): its
         // E4 is 24.2 cents flat, 8 Hz under E2's 4th partial. The short frames read it on E2's 4th, 8th, …
