@@ -242,10 +242,9 @@ void StringPartials::search(const SharedSpectrum &s, const StringPartials *strin
         searchFrom(s, previous_, true);
         return;
     }
-    OthersPartials others;  // see kOthersPartialsOutOfTheSum
-    for (std::size_t t = 0; t < std::min<std::size_t>(count, CT_POLY_MAX_STRINGS); ++t)
-        if (&strings[t] != this && strings[t].followedPartial(1) > 0)
-            for (int j = 1; j <= kOthersPartialsOutOfTheSum; ++j) others.at[others.count++] = strings[t].followedPartial(j);
+    OthersPartials others;  // see kOthersPartialsOutOfTheSum: gathered once, for the sum's every candidate
+    for (std::size_t t = 0; t < followed_.count; ++t)
+        for (int j = 1; j <= kOthersPartialsOutOfTheSum; ++j) others.at[others.count++] = seriesAt(j, followed_.fits[t]);
     const double sum = coarse(s, nullptr);
     searchFrom(s, {sum, 0}, false);
     if (groundedOff(others, s.collisionHz)) return;
