@@ -148,6 +148,12 @@ public:
     /// own partials): ~−1 dB for a string ringing on, tens of dB once a palm has damped it.
     double ownFallDb() const { return ownFallDb_; }
     bool damped() const { return damped_; }
+    /// How many of its found partials the last resolve took as its own.
+    std::size_t ownCount() const {
+        std::size_t own = 0;
+        for (std::size_t i = 0; i < foundCount_; ++i) own += found_[i].own;
+        return own;
+    }
     /// Its own partials above the 2nd that no other string's series claims, at the last resolve.
     std::size_t cleanCount() const { return clean_; }
     double target() const { return target_; }

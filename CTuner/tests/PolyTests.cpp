@@ -581,3 +581,33 @@ TEST(anOpenGsOctaveStringsAreHeardThoughTheHigherOnesSumUnderTheLower) {
               100 * heard, m);
     }
 }
+
+TEST(anOpenDsLowDWhoseOddPartialsOnlyTheLongFramesPartIsReportedOnThem) {
+    // Open D (D2 A2 D3 F#3 A3 D4) as strums.py's other-tunings strum 3 draws it: every string lies on
+    // D2's series, so in the 0.25 s frames each partial of D2's from the 2nd up shares one main lobe
+    // with another string's (its 3rd with A3 +27 ¢ and A2's 2nd, its 5th with F#3's 2nd…) and its 1st
+    // is its only own partial: the short frames place D2 (within kDisagreeCents of the long frames) but
+    // never hear it. The long frames part its odd partials and hear it from 0.55 s. Before a string the
+    // short frames find too few own partials of counted as placed elsewhere (kEstablishedSeconds), D2
+    // was never reported.
+    std::vector<double> openD;
+    for (int midi : {38, 45, 50, 54, 57, 62}) openD.push_back(440.0 * std::exp2((midi - 69) / 12.0));
+    const double cents[] = {-15.5, 2.3, 16.7, -21.4, 27.1, -13.1}, B[] = {1.59e-4, 1.04e-4, 6.08e-5, 9.62e-5, 6.59e-5, 1.64e-4},
+                 pluckAt[] = {0.25, 0.108, 0.275, 0.201, 0.225, 0.208}, levelDb[] = {-1.88, 0.16, 0.57, -2.41, -1.54, -1.42},
+                 start[] = {0, 0.0017, 0.0029, 0.0069, 0.0093, 0.011};
+    std::vector<strums::PluckedString> strings(6);
+    for (std::size_t i = 0; i < 6; ++i) {
+        strings[i].frequency = openD[i] * std::exp2(cents[i] / 1200);
+        strings[i].B = B[i];
+        strings[i].pluckAt = pluckAt[i];
+        strings[i].amplitude = 0.15 * std::pow(10.0, levelDb[i] / 20);
+        strings[i].start = start[i];
+    }
+    auto hops = analyse(openD, strums::strum(strings, kFs, 2.5, 0.0015));
+    double heard = 0;
+    const double m = medianCents(hops, 0, strings[0].frequency, 1.0, &heard), worst = maxAbsCents(hops, 0, strings[0].frequency, 1.0);
+    // With the rule: heard on 83 % of the hops from 1.0 s (the long frames lose it on a few), median
+    // 0.05 ¢, worst 0.36 ¢; without it on 28 %, the short frames' own hops.
+    CHECK(heard >= 0.75 && std::abs(m) <= 0.2 && worst <= 0.5, "D2: heard on %.0f %% of the hops from 1.0 s, median %.3f ¢, worst %.3f ¢",
+          100 * heard, m, worst);
+}
