@@ -155,6 +155,8 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     std::size_t won = 0, wonLow = 0;  // own partials above the 2nd won from a claimant (kWonOffClaimantBins)
     bool sharedFirst = false;  // the 1st partial is own but claimed (kFitWithoutSharedFirst)
     bool lowFound = false;  // partial 1 or 2 found, whether own or shared
+    bool firstClean = false;  // the 1st partial is own and unclaimed (kLoneFirstHiddenPartials)
+    std::size_t hidden = 0;   // found partials claimed and not own
     double oddPeak = 0, anyPeak = 0, ownPeak = 0;  // the largest magnitudes: odd-numbered found, any found, own
     int lowest = kStringPartials + 1, settledLowest = kStringPartials + 1;
     double all = 0, ownOlder = 0;  // all found partials' energy; the own ones' in the older frame
@@ -180,6 +182,8 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         lowFound = lowFound || p.k <= kLowestOwnPartial;
         if (p.k % 2 == 1) oddPeak = std::max(oddPeak, p.magnitude);
         anyPeak = std::max(anyPeak, p.magnitude);
+        hidden += !p.own && p.claimed;
+        firstClean = firstClean || (p.k == 1 && p.own && !p.claimed);
         if (!p.own) continue;
         if (!p.claimed && p.k > kLowestOwnPartial) {
             ++clean;
@@ -216,7 +220,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     for (std::size_t t = 0; t < count && !onSeries; ++t)
         onSeries = &strings[t] != this && strings[t].grounded() && onSeriesOf(fit_.f1, strings[t].fit_.f1);
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, won, wonLow, onSeries, wasHeard_, oddPeak,
-                                    nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_};
+                                    nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_, firstClean, hidden};
     heard_ = presentBy(evidence);
     damped_ = own > 0 && dampedBy(evidence);
     if (heard_) {

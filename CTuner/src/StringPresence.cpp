@@ -14,7 +14,9 @@ bool presentBy(const PresenceEvidence &e) {
                             (e.wasHeard || e.ownPeak >= e.floor * std::pow(10.0, kOwnOverFloorDb / 20));
     const std::size_t clean = (e.wasHeard ? e.clean : e.cleanLow) + (e.onSeries ? (e.wasHeard ? e.won : e.wonLow) : 0);
     const bool grounded = e.lowest <= kLowestOwnPartial || (e.lowFound && clean >= kMinCleanPartials);
-    return !dampedBy(e) && oddFound && notAHigherNote && loudEnough && e.own >= kMinOwnPartials && grounded;
+    const bool loneFirst = e.own == 1 && e.firstClean && e.hidden >= kLoneFirstHiddenPartials &&
+                           e.ownPeak >= e.anyPeak * std::pow(10.0, -kLoneFirstUnderStrongestDb / 20);
+    return !dampedBy(e) && oddFound && notAHigherNote && loudEnough && (e.own >= kMinOwnPartials || loneFirst) && grounded;
 }
 
 bool dampedBy(const PresenceEvidence &e) { return fellBeyondSpectrum(e.ownFallDb, e.spectrumFallDb, kDampedFallDb); }

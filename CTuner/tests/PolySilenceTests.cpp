@@ -2,7 +2,8 @@
 // silent string whose even partials are another note's (StringPresence: kOddUnderStrongestDb) or whose
 // every m-th are (kNonMultipleUnderStrongestDb), one faint over the noise (kOwnOverFloorDb), a string
 // far under the loudest (kUnderStrongestDb), one without its 1st partial (PolyAnalyser:
-// kResumeSeconds) or with a peak off its series in its place (StringClaims.cpp: kFirstOnSeriesCents).
+// kResumeSeconds) or with a peak off its series in its place (StringClaims.cpp: kFirstOnSeriesCents), one
+// whose 1st partial is its only own one, far under the partials it hides (kLoneFirstUnderStrongestDb).
 // Each threshold is bracketed from both sides: the decibel ones fail at 35 and at 45 dB, kResumeSeconds
 // at 0.15 and at 0.3 s, kFirstOnSeriesCents at 6 and at 16 ¢.
 #include "Check.hpp"
@@ -236,4 +237,36 @@ TEST(aStringWhoseFirstPartialIsHiddenInAnothersStillStarts) {
     double heard = 0;
     const double m = medianCents(hops, 4, strings[4].frequency, 0.4, &heard);
     CHECK(heard > 0.6 && std::abs(m) <= 0.5, "B3 −35 ¢ beside E2: median %.3f ¢, heard on %.0f %%", m, 100 * heard);
+}
+
+TEST(aSilentStringsFundamentalTwelveDbUnderTheNotesPartialsOnItsSeriesIsNotHeard) {
+    // A bass tuned in fourths (F1 A#1 D#2 G#2: the weak-fundamental set's tuning for its A#1) with the
+    // A#1 plucked and a steady tone at a quarter of the A#1's 3rd partial (F1 less 2 ¢): F1's 1st partial
+    // is its only own one and clean, its 4th and 8th hidden under the A#1's 3rd and 6th. That set's
+    // FluidR3 picked-bass A#1 holds such a peak at F1's fundamental 10–12.6 dB under the partials it
+    // hides. With the tone 12 dB under the A#1's 3rd partial F1 is not heard (StringPresence:
+    // kLoneFirstUnderStrongestDb); 4 dB under, a tone as strong as a string's 1st partial, it is.
+    const std::vector<double> fourths = {43.654, 58.270, 77.782, 103.826};
+    auto withTone = [&](double underDb, double *tone) {
+        strums::PluckedString aSharp;
+        aSharp.frequency = fourths[1];
+        auto x = strums::strum({aSharp}, kFs, 2.0, 0.0001);
+        // The A#1's 3rd partial, where and how strong (Strums.hpp: 4 · amplitude · sin(3π·pluckAt) / 9).
+        *tone = 3 * aSharp.frequency * std::sqrt((1 + 9 * aSharp.B) / (1 + aSharp.B)) / 4;
+        const double third = 4 * aSharp.amplitude * std::sin(3 * ctuner::kPi * aSharp.pluckAt) / 9;
+        const double a = third * std::pow(10.0, -underDb / 20);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const double t = double(i) / kFs;
+            x[i] += float(a * std::exp(-(0.6 + 0.15 * 3) * t) * std::sin(2 * ctuner::kPi * *tone * t));
+        }
+        return analyse(fourths, x);
+    };
+    double tone = 0;
+    const double heard12 = heardShare(withTone(12, &tone), 0, 0.3);
+    double heard = 0;
+    const double m = medianCents(withTone(4, &tone), 0, tone, 0.3, &heard);
+    // Measured: 0 % at 12 dB (58 % without the bound); at 4 dB 51 %, median −0.005 ¢ (0 % without a
+    // lone 1st partial heard at all: StringPresence's kLoneFirstHiddenPartials).
+    CHECK(heard12 <= 0.01, "12 dB under: F1 heard on %.0f %% of the hops", 100 * heard12);
+    CHECK(heard >= 0.4 && std::abs(m) <= 0.5, "4 dB under: F1 heard on %.0f %% of the hops, median %.3f ¢", 100 * heard, m);
 }

@@ -36,6 +36,25 @@ TEST(aStringNeedsTwoOwnPartialsOneOfThemItsFirstOrSecond) {
     CHECK(!presentBy(e), "own partials from the 3rd, not heard the hop before");
 }
 
+TEST(aLoneFirstPartialIsHeardOnlyWithTwoPartialsHiddenAndWithinEightDbOfTheStrongest) {
+    // Its 1st partial its only own one, clean; its other partials found hidden under other strings'.
+    PresenceEvidence e = sounding();
+    e.own = 1;
+    e.firstClean = true;
+    e.hidden = kLoneFirstHiddenPartials;
+    e.ownPeak = e.oddPeak = underDb(kLoneFirstUnderStrongestDb - 1);  // the strongest found is a hidden one
+    CHECK(presentBy(e), "a clean 1st partial %.0f dB under the strongest, %zu hidden", kLoneFirstUnderStrongestDb - 1,
+          e.hidden);
+    e.hidden = kLoneFirstHiddenPartials - 1;
+    CHECK(!presentBy(e), "one hidden partial too few");
+    e.hidden = kLoneFirstHiddenPartials;
+    e.ownPeak = e.oddPeak = underDb(kLoneFirstUnderStrongestDb + 1);
+    CHECK(!presentBy(e), "the 1st partial %.0f dB under the strongest", kLoneFirstUnderStrongestDb + 1);
+    e.ownPeak = e.oddPeak = underDb(kLoneFirstUnderStrongestDb - 1);
+    e.firstClean = false;
+    CHECK(!presentBy(e), "the lone 1st partial claimed by another string's series");
+}
+
 TEST(aStringHeardTheHopBeforeStaysOnItsCleanPartials) {
     PresenceEvidence e = sounding();
     e.lowest = 3;
