@@ -265,7 +265,8 @@ void PolyAnalyser::analyse() {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
         a.heardInARow = s.heard() ? a.heardInARow + 1 : 0;
-        const bool shortElsewhere = !s.heard() && (placedElsewhere(s, l) || s.ownCount() < kMinOwnPartials);  // see kEstablishedSeconds
+        // Where the short frames have no reading of their own to set against the long frames' (kEstablishedSeconds).
+        const bool shortElsewhere = !s.heard() && (placedElsewhere(s, l) || s.ownCount() < kMinOwnPartials);
         a.onlyLongInARow = longPastAttack && l.heard() && shortElsewhere ? a.onlyLongInARow + 1 : 0;
         a.established = a.established || a.heardInARow >= establishedHops_ || a.onlyLongInARow >= establishedHops_;
         a.damped = a.damped || s.damped() || palms_.damped(i);

@@ -220,7 +220,8 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     for (std::size_t t = 0; t < count && !onSeries; ++t)
         onSeries = &strings[t] != this && strings[t].grounded() && onSeriesOf(fit_.f1, strings[t].fit_.f1);
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, won, wonLow, onSeries, wasHeard_, oddPeak,
-                                    nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_, firstClean, hidden};
+                                    nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_,
+                                    firstClean, hidden};
     heard_ = presentBy(evidence);
     damped_ = own > 0 && dampedBy(evidence);
     if (heard_) {

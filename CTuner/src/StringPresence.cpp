@@ -16,7 +16,8 @@ bool presentBy(const PresenceEvidence &e) {
     const bool grounded = e.lowest <= kLowestOwnPartial || (e.lowFound && clean >= kMinCleanPartials);
     const bool loneFirst = e.own == 1 && e.firstClean && e.hidden >= kLoneFirstHiddenPartials &&
                            e.ownPeak >= e.anyPeak * std::pow(10.0, -kLoneFirstUnderStrongestDb / 20);
-    return !dampedBy(e) && oddFound && notAHigherNote && loudEnough && (e.own >= kMinOwnPartials || loneFirst) && grounded;
+    const bool enoughOwn = e.own >= kMinOwnPartials || loneFirst;
+    return !dampedBy(e) && oddFound && notAHigherNote && loudEnough && enoughOwn && grounded;
 }
 
 bool dampedBy(const PresenceEvidence &e) { return fellBeyondSpectrum(e.ownFallDb, e.spectrumFallDb, kDampedFallDb); }

@@ -72,8 +72,8 @@ inline constexpr std::size_t kLoneFirstHiddenPartials = 2;
 /// string of a tuning in fourths) a silent F1 read a peak of a picked-bass A#1's render 10–12.6 dB under
 /// it. Silent strings reported there: 3.64 % without a lone 1st partial, 3.72 % with no level bound,
 /// 3.69 % at 6, 8 and 10 dB (what is left: a silent D2 under a pizzicato G2, on a 74 Hz peak as strong
-/// as any, 10 hops); strums.py's tuning part the same at each. 8: over every start measured on the
-/// strums, under the silent string's. PolySilenceTests: aSilentStringsFundamentalTwelveDbUnder… (fails
+/// as any, 10 hops); strums.py's tuning part the same at each. 8: over every lone 1st partial a string
+/// was heard on in the strums, under the silent string's. PolySilenceTests: aSilentStringsFundamentalTwelveDbUnder… (fails
 /// without the bound); PresenceTests bracket it.
 inline constexpr double kLoneFirstUnderStrongestDb = 8.0;
 /// A string whose fundamental lies within this many cents of m times another string's (m from 2 to

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <random>
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -35,6 +36,29 @@ std::vector<strums::PluckedString> drawnStrum(const std::vector<double> &cents, 
     for (std::size_t i = 0; i < strings.size(); ++i) {
         strings[i].pluckAt = pluckAt[i];
         strings[i].B = B[i];
+    }
+    return strings;
+}
+
+/// The targets (Hz) of a tuning's MIDI notes (A4 = 440 Hz).
+std::vector<double> tuningOf(std::initializer_list<int> midi) {
+    std::vector<double> targets;
+    for (int m : midi) targets.push_back(440.0 * std::exp2((m - 69) / 12.0));
+    return targets;
+}
+
+/// A strum of `targets` as strums.py's other-tunings set draws it: each string's cents, B, pluck
+/// position, level (dB over an amplitude of 0.15) and start (s after the first string).
+std::vector<strums::PluckedString> drawnStrumOf(const std::vector<double> &targets, const std::vector<double> &cents,
+                                                const std::vector<double> &B, const std::vector<double> &pluckAt,
+                                                const std::vector<double> &levelDb, const std::vector<double> &start) {
+    std::vector<strums::PluckedString> strings(targets.size());
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        strings[i].frequency = targets[i] * std::exp2(cents[i] / 1200);
+        strings[i].B = B[i];
+        strings[i].pluckAt = pluckAt[i];
+        strings[i].amplitude = 0.15 * std::pow(10.0, levelDb[i] / 20);
+        strings[i].start = start[i];
     }
     return strings;
 }
@@ -558,21 +582,15 @@ TEST(anOpenGsOctaveStringsAreHeardThoughTheHigherOnesSumUnderTheLower) {
     // (one peak with D2's 2nd), D4 −29.5 ¢. D3's harmonic sum settled on D4's sub-octave (144.3 Hz: its
     // 2nd, 4th, 6th partials D4's 1st, 2nd, 3rd), D4's on its own octave's partials, and neither was
     // heard; D2 read 2.8 ¢ off. A search grounded only on another string's fundamental sums again
-    // without it (StringPartials.cpp: kOthersPartialsOutOfTheSum). Known misses here: G2 and G3 (an
-    // octave pair 0.3 ¢ apart in ratio) are heard on 0 and about half of the hops.
-    std::vector<double> openG;
-    for (int midi : {38, 43, 50, 55, 59, 62}) openG.push_back(440.0 * std::exp2((midi - 69) / 12.0));
-    const double cents[] = {23.8, -20.4, 28.7, -1.2, -28.5, -29.5}, B[] = {1.78e-4, 1.46e-4, 1.25e-4, 1.44e-4, 1.77e-4, 1.25e-4},
-                 pluckAt[] = {0.142, 0.255, 0.226, 0.25, 0.278, 0.184}, levelDb[] = {-2.57, 1.52, -2.56, 0.32, -1.96, 2.98},
-                 start[] = {0, 0.0088, 0.0117, 0.0194, 0.0196, 0.0228};
-    std::vector<strums::PluckedString> strings(6);
-    for (std::size_t i = 0; i < 6; ++i) {
-        strings[i].frequency = openG[i] * std::exp2(cents[i] / 1200);
-        strings[i].B = B[i];
-        strings[i].pluckAt = pluckAt[i];
-        strings[i].amplitude = 0.15 * std::pow(10.0, levelDb[i] / 20);
-        strings[i].start = start[i];
-    }
+    // without it (StringPartials.cpp: kOthersPartialsOutOfTheSum). A known miss here: G3, 0.3 ¢ from
+    // 2 × G2, is heard on about half of the hops (G2, on its 1st partial alone since
+    // StringPresence's kLoneFirstHiddenPartials, on all of them; on none before).
+    const std::vector<double> openG = tuningOf({38, 43, 50, 55, 59, 62});
+    const auto strings = drawnStrumOf(openG, /* cents */ {23.8, -20.4, 28.7, -1.2, -28.5, -29.5},
+                                      /* B */ {1.78e-4, 1.46e-4, 1.25e-4, 1.44e-4, 1.77e-4, 1.25e-4},
+                                      /* pluck position */ {0.142, 0.255, 0.226, 0.25, 0.278, 0.184},
+                                      /* level (dB) */ {-2.57, 1.52, -2.56, 0.32, -1.96, 2.98},
+                                      /* start (s) */ {0, 0.0088, 0.0117, 0.0194, 0.0196, 0.0228});
     auto hops = analyse(openG, strums::strum(strings, kFs, 2.5, 0.0015));
     for (std::size_t i : {0, 2, 5}) {
         double heard = 0;
@@ -590,19 +608,12 @@ TEST(anOpenDsLowDWhoseOddPartialsOnlyTheLongFramesPartIsReportedOnThem) {
     // never hear it. The long frames part its odd partials and hear it from 0.55 s. Before a string the
     // short frames find too few own partials of counted as placed elsewhere (kEstablishedSeconds), D2
     // was never reported.
-    std::vector<double> openD;
-    for (int midi : {38, 45, 50, 54, 57, 62}) openD.push_back(440.0 * std::exp2((midi - 69) / 12.0));
-    const double cents[] = {-15.5, 2.3, 16.7, -21.4, 27.1, -13.1}, B[] = {1.59e-4, 1.04e-4, 6.08e-5, 9.62e-5, 6.59e-5, 1.64e-4},
-                 pluckAt[] = {0.25, 0.108, 0.275, 0.201, 0.225, 0.208}, levelDb[] = {-1.88, 0.16, 0.57, -2.41, -1.54, -1.42},
-                 start[] = {0, 0.0017, 0.0029, 0.0069, 0.0093, 0.011};
-    std::vector<strums::PluckedString> strings(6);
-    for (std::size_t i = 0; i < 6; ++i) {
-        strings[i].frequency = openD[i] * std::exp2(cents[i] / 1200);
-        strings[i].B = B[i];
-        strings[i].pluckAt = pluckAt[i];
-        strings[i].amplitude = 0.15 * std::pow(10.0, levelDb[i] / 20);
-        strings[i].start = start[i];
-    }
+    const std::vector<double> openD = tuningOf({38, 45, 50, 54, 57, 62});
+    const auto strings = drawnStrumOf(openD, /* cents */ {-15.5, 2.3, 16.7, -21.4, 27.1, -13.1},
+                                      /* B */ {1.59e-4, 1.04e-4, 6.08e-5, 9.62e-5, 6.59e-5, 1.64e-4},
+                                      /* pluck position */ {0.25, 0.108, 0.275, 0.201, 0.225, 0.208},
+                                      /* level (dB) */ {-1.88, 0.16, 0.57, -2.41, -1.54, -1.42},
+                                      /* start (s) */ {0, 0.0017, 0.0029, 0.0069, 0.0093, 0.011});
     auto hops = analyse(openD, strums::strum(strings, kFs, 2.5, 0.0015));
     double heard = 0;
     const double m = medianCents(hops, 0, strings[0].frequency, 1.0, &heard), worst = maxAbsCents(hops, 0, strings[0].frequency, 1.0);
@@ -618,19 +629,12 @@ TEST(anOpenGsG2WhosePartialsAreAllHiddenIsHeardOnItsFirst) {
     // D4's 1st, 2nd, 3rd, its 5th beside B3's 2nd, and little from its 7th up (plucked at 0.14): its 1st
     // partial is its only own one. Heard on it alone (StringPresence: kLoneFirstHiddenPartials); never
     // without.
-    std::vector<double> openG;
-    for (int midi : {38, 43, 50, 55, 59, 62}) openG.push_back(440.0 * std::exp2((midi - 69) / 12.0));
-    const double cents[] = {26.6, 0.7, 28.6, -25.1, 6.4, -7.4}, B[] = {1.15e-4, 7.56e-5, 1.29e-4, 1.12e-4, 1.75e-4, 1.52e-4},
-                 pluckAt[] = {0.258, 0.144, 0.241, 0.281, 0.298, 0.3}, levelDb[] = {-0.83, 1.2, -1.25, 0.21, -2.88, 2.71},
-                 start[] = {0, 0.0046, 0.0057, 0.0107, 0.0139, 0.0191};
-    std::vector<strums::PluckedString> strings(6);
-    for (std::size_t i = 0; i < 6; ++i) {
-        strings[i].frequency = openG[i] * std::exp2(cents[i] / 1200);
-        strings[i].B = B[i];
-        strings[i].pluckAt = pluckAt[i];
-        strings[i].amplitude = 0.15 * std::pow(10.0, levelDb[i] / 20);
-        strings[i].start = start[i];
-    }
+    const std::vector<double> openG = tuningOf({38, 43, 50, 55, 59, 62});
+    const auto strings = drawnStrumOf(openG, /* cents */ {26.6, 0.7, 28.6, -25.1, 6.4, -7.4},
+                                      /* B */ {1.15e-4, 7.56e-5, 1.29e-4, 1.12e-4, 1.75e-4, 1.52e-4},
+                                      /* pluck position */ {0.258, 0.144, 0.241, 0.281, 0.298, 0.3},
+                                      /* level (dB) */ {-0.83, 1.2, -1.25, 0.21, -2.88, 2.71},
+                                      /* start (s) */ {0, 0.0046, 0.0057, 0.0107, 0.0139, 0.0191});
     auto hops = analyse(openG, strums::strum(strings, kFs, 2.5, 0.0015));
     double heard = 0;
     const double m = medianCents(hops, 1, strings[1].frequency, 0.6, &heard), worst = maxAbsCents(hops, 1, strings[1].frequency, 0.6);
