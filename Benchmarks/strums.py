@@ -509,6 +509,20 @@ def score(hops, truth, strum, levels, targets=None):
     return errors, muted_total, muted_reported, (settle, stays), judged, old_errors
 
 
+def missed_by_string(hops, truth, strum, levels):
+    """Per sounding string (None for a muted one): (steady string-hops not heard, steady string-hops), the
+    steady hops being those from STEADY_AFTER after the strum on which the string's own signal is over the
+    gate, as score() counts its misses."""
+    out = []
+    for i, f in enumerate(truth):
+        if f is None:
+            out.append(None)
+            continue
+        live = [h for h in hops if h["time"] >= strum + STEADY_AFTER and sounding_at(levels[i], h["time"])]
+        out.append((sum(1 for h in live if h["strings"][i] is None), len(live)))
+    return out
+
+
 def score_alone(hops, alone, strum, levels):
     """The soundfont strums against each string read alone. The renders glide in pitch as they decay (a
     nylon E4 reads +2…+3 ¢ until its sample's loop at ~1 s, then 0; BENCHMARKS.md, stop 14: up to 2.6 ¢
@@ -615,16 +629,25 @@ def mark(value, target, lower_is_better=True):
 
 
 def preset_table(results):
-    """One line per preset of the other-tunings set: its strums' pooled figures."""
-    lines = ["| tuning | strings | strums | not heard (%) | median / p95 (¢) | read over 10 ¢ off | identified (%) |",
-             "|---|---|---|---|---|---|---|"]
+    """One line per preset of the other-tunings set: its strums' pooled figures, and each string's share
+    of its steady string-hops not heard (results carry `by_string`, missed_by_string's, and `targets`)."""
+    import corpus
+    lines = ["| tuning | strings | strums | not heard (%) | median / p95 (¢) | read over 10 ¢ off | identified (%) "
+             "| not heard by string (%) |",
+             "|---|---|---|---|---|---|---|---|"]
     for preset in dict.fromkeys(r["preset"] for r in results):
         mine = [r for r in results if r["preset"] == preset]
         s = summarise(mine)
         wrong = f"{s['wrong'][1]}" if s["wrong"] is not None else "—"
         ident = f"{s['ident']:.0f}" if s["ident"] is not None else "—"
+        by_string = []
+        for i, f in enumerate(mine[0]["targets"]):
+            counts = [r["by_string"][i] for r in mine if r["by_string"][i] is not None]
+            total = sum(t for _, t in counts)
+            share = f"{100.0 * sum(m for m, _ in counts) / total:.0f}" if total else "—"
+            by_string.append(f"{corpus.note_label(round(69 + 12 * math.log2(f / 440.0)))} {share}")
         lines.append(f"| {preset} | {mine[0]['strings']} | {len(mine)} | {s['missed']:.2f} | {s['median']:.3f} / "
-                     f"{s['p95']:.3f} | {wrong} | {ident} |")
+                     f"{s['p95']:.3f} | {wrong} | {ident} | {' · '.join(by_string)} |")
     return "\n".join(lines)
 
 
@@ -786,7 +809,8 @@ def score_all(args, binary, tmp):
                       "damped_total": damped_total, "damped_reported": damped_said,
                       "settle": settle, "judged": judged, "cpu": cpu, "old_errors": old, "said": said,
                       "said_right": said_right, "alone": against_alone, "ideal": ideal, "preset": preset,
-                      "strings": len(truth)}
+                      "strings": len(truth), "targets": targets,
+                      "by_string": missed_by_string(hops, truth, strum, levels) if tuning else None}
 
     by_part = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

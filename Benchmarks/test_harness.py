@@ -308,6 +308,36 @@ class StrumIdealIdentification(unittest.TestCase):
         self.assertIsNone(none["ideal_ident"])
 
 
+class StrumPresetMissesByString(unittest.TestCase):
+    """strums.py: the other-tunings table says which strings of a preset go unheard."""
+
+    def test_each_strings_steady_sounding_hops_not_heard_are_counted_and_pooled_per_preset(self):
+        import strums
+        n = int(strums.SECONDS * strums.FS / strums.LEVEL_STEP) + 1
+        over, under = np.zeros(n), np.full(n, -np.inf)
+        under_from_1s = over.copy()
+        under_from_1s[int(1.0 * strums.FS / strums.LEVEL_STEP):] = -np.inf
+        truth, levels = [41.2, 55.0, None], [over, under_from_1s, None]
+        hops = [{"time": t / 100, "strings": [None if t % 2 else {"frequency": 41.2},  # every other hop missed
+                                              None,  # never heard: counted only while it sounds
+                                              None]}  # muted: no count at all
+                for t in range(250)]
+        by = strums.missed_by_string(hops, truth, 0.0, levels)
+        steady = [t for t in range(250) if t / 100 >= strums.STEADY_AFTER]
+        self.assertEqual(by[0], (sum(1 for t in steady if t % 2), len(steady)))
+        sounding = [t for t in steady if t / 100 < 1.0]
+        self.assertEqual(by[1], (len(sounding), len(sounding)))
+        self.assertIsNone(by[2])
+
+        def result(by_string):
+            return {"errors": [0.1, math.inf], "muted_total": 0, "muted_reported": 0, "damped_total": 0,
+                    "damped_reported": 0, "settle": (0.3, 0.3), "judged": [True], "cpu": 0.1, "old_errors": [0.1],
+                    "said": None, "said_right": None, "alone": None, "ideal": None, "preset": "bass5", "strings": 3,
+                    "targets": [30.868, 41.203, 55.0], "by_string": by_string}
+        table = strums.preset_table([result([(9, 10), (0, 10), None]), result([(1, 10), (5, 10), None])])
+        self.assertIn("| B0 50 · E1 25 · A1 — |", table)
+
+
 class StrumSoundingRule(unittest.TestCase):
     """strums.py: a string sounds only while its own signal is over the gate (issue 15)."""
 
