@@ -215,6 +215,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         }
         if (multiple >= anyPeak) nonMultiplePeak = std::min(nonMultiplePeak, other);
     }
+    own_ = own;
     clean_ = clean;
     bool onSeries = false;  // see kSeriesCents
     for (std::size_t t = 0; t < count && !onSeries; ++t)

@@ -149,11 +149,7 @@ public:
     double ownFallDb() const { return ownFallDb_; }
     bool damped() const { return damped_; }
     /// How many of its found partials the last resolve took as its own.
-    std::size_t ownCount() const {
-        std::size_t own = 0;
-        for (std::size_t i = 0; i < foundCount_; ++i) own += found_[i].own;
-        return own;
-    }
+    std::size_t ownCount() const { return own_; }
     /// Its own partials above the 2nd that no other string's series claims, at the last resolve.
     std::size_t cleanCount() const { return clean_; }
     double target() const { return target_; }
@@ -189,6 +185,7 @@ private:
     double target_, low_, high_;
     int resumeHops_, steadyHops_;
     int heardRun_ = 0;  // hops in a row the string has been heard, up to the hop before (set by search)
+    std::size_t own_ = 0;    // see ownCount (set by resolve)
     std::size_t clean_ = 0;  // see cleanCount (set by resolve)
     int hopsSinceReported_ = kNeverReported;  // hops since the string was last reported (set by search)
     std::array<FoundPartial, kStringPartials> found_{};

@@ -73,8 +73,8 @@ inline constexpr std::size_t kLoneFirstHiddenPartials = 2;
 /// it. Silent strings reported there: 3.64 % without a lone 1st partial, 3.72 % with no level bound,
 /// 3.69 % at 6, 8 and 10 dB (what is left: a silent D2 under a pizzicato G2, on a 74 Hz peak as strong
 /// as any, 10 hops); strums.py's tuning part the same at each. 8: over every lone 1st partial a string
-/// was heard on in the strums, under the silent string's. PolySilenceTests: aSilentStringsFundamentalTwelveDbUnder… (fails
-/// without the bound); PresenceTests bracket it.
+/// was heard on in the strums, under the silent string's. PolySilenceTests:
+/// aSilentStringsFundamentalTwelveDbUnder… (fails without the bound); PresenceTests bracket it.
 inline constexpr double kLoneFirstUnderStrongestDb = 8.0;
 /// A string whose fundamental lies within this many cents of m times another string's (m from 2 to
 /// kHighestNoteMultiple) is on that string's series: its partials k lie near the other's m·k, so that
