@@ -165,6 +165,14 @@ double SpectralFrames::largestNear(double frequency, double binHz, std::size_t b
     return std::max({magnitudes_[centre - 1], magnitudes_[centre], magnitudes_[centre + 1]});
 }
 
+double SpectralFrames::magnitudeAt(double frequency, double binHz, std::size_t bins) const {
+    const double at = frequency / binHz;
+    const long below = long(std::floor(at));
+    if (below < 2 || below > long(bins) - 3) return 0;
+    const double t = at - double(below);
+    return (1 - t) * magnitudes_[below] + t * magnitudes_[below + 1];
+}
+
 double SpectralFrames::olderPower(long bin) const {
     if (bin < 0 || std::size_t(2 * bin + 1) >= previousSpectrum_.size()) return 0;
     const double re = previousSpectrum_[2 * bin], im = previousSpectrum_[2 * bin + 1];

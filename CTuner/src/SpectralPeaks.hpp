@@ -83,6 +83,9 @@ public:
     /// The largest magnitude of the last spectrum within ±1 bin of `frequency` (bins of binHz; a
     /// partial's peak wherever it falls between bins), 0 within 2 bins of either end of its `bins`.
     double largestNear(double frequency, double binHz, std::size_t bins) const;
+    /// The magnitude of the last spectrum at `frequency` itself, interpolated linearly between the two
+    /// bins around it; 0 within 2 bins of either end of its `bins`.
+    double magnitudeAt(double frequency, double binHz, std::size_t bins) const;
 
     const std::vector<float> &magnitudes() const { return magnitudes_; }
     double fs() const { return fs_; }

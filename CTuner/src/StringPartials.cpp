@@ -13,7 +13,22 @@ namespace ctuner {
 namespace {
 /// The harmonic sum that finds a string without a reading of the hop before adds partials 1…8 on a
 /// grid of candidates 2 cents apart: the phase-vocoder search that follows takes partial 1 within
-/// kFirstRadius, far wider than the grid's step.
+/// kFirstTolerance, far wider than the grid's step. Each partial adds the largest magnitude within ±1
+/// FFT bin of it (a partial's peak wherever it falls between bins), but in the long frames
+/// (SharedSpectrum::firstSteersSum) the 1st adds its magnitude at the candidate itself, so that its
+/// main lobe steers the sum: a five-string bass's B0 searched over 28.6–33.3 Hz spans 3.2 bins of the
+/// 0.5 s frames' FFT (1.46 Hz), the largest within ±1 bin of almost every candidate was B0's own peak,
+/// and the higher partials alone chose: a B0 23 ¢ flat (30.45 Hz) was searched from 31.77 Hz, whose
+/// 3rd partial met G2's 1st, and its 1st partial, 4 % away, was never taken (PolyTests:
+/// aFiveStringBassesLowBIsFound…, which fails without it). Measured with strums.py's tuning part: the
+/// other-tunings set's sounding string-hops not heard 3.71 → 3.16 % (5-string bass 16.85 → 12.69 %, its
+/// B0 55 → 35 %; open D 7.53 → 3.47 %, its D3 37 → 13 %), p95 1.58 → 0.85 ¢; FluidR3 p95 5.55 → 5.00 ¢,
+/// not heard 3.90 → 3.73 %, but readings over 10 ¢ off 30 → 40 (strum 203's E4, heard on more hops);
+/// every synthetic, muted, damped and near-in-tune figure the same, and so are the silent strings on the
+/// real recordings' development half (poly_real.py, 0.76 %) and on the weak-fundamental set's FluidR3
+/// renders (3.69 %). In the short frames too: other tunings 2.77 %, but silent strings 1.04 % and
+/// 4.07 % (short frames alone: 3.32 %, 1.05 %, 4.08 %). Partials 1–2 or 1–8 at the candidate (long
+/// frames): other tunings 3.33 % each (open D's D3 26 %).
 constexpr int kCoarsePartials = 8;
 constexpr double kCoarseStepCents = 2.0;
 /// When a string searched afresh (not followed from the hop before) finds neither its 1st nor its 2nd
@@ -217,7 +232,8 @@ double StringPartials::coarse(const SharedSpectrum &s, const OthersPartials *lef
         double score = 0;
         for (int k = 1; k <= kCoarsePartials && k * f < s.limitHz; ++k)
             if (k == 1 || !leftOut || !leftOut->near(k * f, s.collisionHz))  // see kOthersPartialsOutOfTheSum
-                score += s.frames->largestNear(k * f, s.binHz, s.fft->size / 2 + 1);
+                score += k == 1 && s.firstSteersSum ? s.frames->magnitudeAt(f, s.binHz, s.fft->size / 2 + 1)
+                                                    : s.frames->largestNear(k * f, s.binHz, s.fft->size / 2 + 1);
         if (score > bestScore) {
             bestScore = score;
             best = f;

@@ -59,6 +59,7 @@ struct SharedSpectrum {
     double limitHz;      // no partial is looked for above this
     bool attack;         // the analysed spectrum's energy grew more than kAttackEnergyRise (StrumPass.cpp) over the pair
     double fallDb;       // the analysed spectrum's energy in the newer frame over the older one's, dB
+    bool firstSteersSum; // the harmonic sum takes the 1st partial at its candidate itself (StringPartials.cpp: kCoarsePartials)
 };
 
 /// A partial found for a string: its number, phase-vocoder frequency, magnitude, and whether the
