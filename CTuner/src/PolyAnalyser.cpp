@@ -182,8 +182,8 @@ std::vector<StringPartials> checkedStrings(const ct_config &c, const double *tar
 
 PolyAnalyser::PolyAnalyser(const ct_config &c, const double *targets, std::size_t count)
     : fs_(c.sample_rate), gateDb_(c.gate_db),
-      short_(checkedStrings(c, targets, count), c.sample_rate, kFrameSeconds, /* firstSteersSum */ false),
-      long_(checkedStrings(c, targets, count), c.sample_rate, kLongFrameSeconds, /* firstSteersSum */ true),
+      short_(checkedStrings(c, targets, count), c.sample_rate, kFrameSeconds, /* longFrames */ false),
+      long_(checkedStrings(c, targets, count), c.sample_rate, kLongFrameSeconds, /* longFrames */ true),
       palms_(c.sample_rate, count, hopLength(c), partialLimitHz(c.sample_rate)),
       hop_(hopLength(c)),
       levelWindow_(std::size_t(std::ceil(kLevelSeconds * c.sample_rate))),

@@ -59,7 +59,7 @@ struct SharedSpectrum {
     double limitHz;      // no partial is looked for above this
     bool attack;         // the analysed spectrum's energy grew more than kAttackEnergyRise (StrumPass.cpp) over the pair
     double fallDb;       // the analysed spectrum's energy in the newer frame over the older one's, dB
-    bool firstSteersSum; // the harmonic sum takes the 1st partial at its candidate itself (StringPartials.cpp: kCoarsePartials)
+    bool longFrames;     // the long frames' pass (StringPartials.cpp: kCoarsePartials, kOthersPartialsOutOfTheSum)
 };
 
 /// A partial found for a string: its number, phase-vocoder frequency, magnitude, and whether the
@@ -85,7 +85,8 @@ public:
     /// Looks for the string's partials, starting from its reading of the hop before when it had one,
     /// else from the best harmonic sum within the search range (made again without the lowest partials of
     /// the other `strings` followed from the hop before when its candidate gives no 1st or 2nd partial
-    /// off theirs: kOthersPartialsOutOfTheSum); a string on another followed string's series whose 1st and
+    /// off theirs, and in the long frames once more without their whole series when it still gives neither:
+    /// kOthersPartialsOutOfTheSum); a string on another followed string's series whose 1st and
     /// 2nd partials are found only there is searched again apart from it (kApartFromSeriesPartials); fits
     /// them all (none is excluded yet).
     void search(const SharedSpectrum &s, const StringPartials *strings, std::size_t count);
@@ -164,7 +165,12 @@ private:
     bool groundedOff(const OthersPartials &others, double collisionHz) const;
     /// The candidate of the best harmonic sum within the search range; with `leftOut`, the sum made
     /// without those partials at its partials 2 and up (kOthersPartialsOutOfTheSum).
-    double coarse(const SharedSpectrum &s, const OthersPartials *leftOut) const;
+    /// With `leftOutSeries`, also without any partial of those strings at its partials 2 and up
+    /// (kOthersPartialsOutOfTheSum: the whole series).
+    double coarse(const SharedSpectrum &s, const OthersPartials *leftOut,
+                  const OthersSeries *leftOutSeries = nullptr) const;
+    /// Whether the last search found the string's 1st or 2nd partial.
+    bool lowPartialFound() const;
     /// Whether another grounded string of `strings` puts a partial within collisionHz of `frequency`.
     bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;
     /// `measured`: `start` is a fit of this string's own partials (its reading of the hop before, or this

@@ -33,10 +33,10 @@ std::size_t advanceLength(double fs, double seconds) { return std::size_t(std::c
 
 double partialLimitHz(double fs) { return std::min(kPartialLimitOfRate * fs, kPartialLimitHz); }
 
-StrumPass::StrumPass(std::vector<StringPartials> s, double sampleRate, double frameSeconds, bool firstSteers)
+StrumPass::StrumPass(std::vector<StringPartials> s, double sampleRate, double frameSeconds, bool isLong)
     : strings(std::move(s)), fs(sampleRate), frame(frameLength(sampleRate, frameSeconds)),
       advance(advanceLength(sampleRate, frameSeconds)), frames(sampleRate, frame, frame),
-      toAmplitude(2.0 / (WindowCache::kCoherentGain * double(frame))), firstSteersSum(firstSteers) {}
+      toAmplitude(2.0 / (WindowCache::kCoherentGain * double(frame))), longFrames(isLong) {}
 
 void StrumPass::run(const Ring &history) {
     RealFFT &f = frames.fftFor(frame);
@@ -55,7 +55,7 @@ void StrumPass::run(const Ring &history) {
     const double frameBinHz = fs / double(frame);
     SharedSpectrum shared{&frames, &f, advance, binHz, frameBinHz, kCollisionBins * frameBinHz,
                           frames.noiseFloor(bins, binHz), *std::max_element(m.begin() + 1, m.begin() + limitBin + 1),
-                          limit, attack, older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0, firstSteersSum};
+                          limit, attack, older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0, longFrames};
     StringPartials *all = strings.data();
     const std::size_t n = strings.size();
     for (StringPartials &s : strings) s.search(shared, all, n);

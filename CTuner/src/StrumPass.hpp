@@ -19,9 +19,10 @@ double partialLimitHz(double fs);
 
 struct StrumPass {
     /// Every string of the tuning (already checked by PolyAnalyser), analysed on frames of
-    /// `frameSeconds` at sample rate `fs`; `firstSteersSum`: SharedSpectrum::firstSteersSum. Makes every
+    /// `frameSeconds` at sample rate `fs`; `longFrames`: whether it is the long frames' pass
+    /// (SharedSpectrum::longFrames). Makes every
     /// buffer and FFTW plan.
-    StrumPass(std::vector<StringPartials> strings, double fs, double frameSeconds, bool firstSteersSum);
+    StrumPass(std::vector<StringPartials> strings, double fs, double frameSeconds, bool longFrames);
     /// One hop: the frame pair ending at the newest sample of `history` (which holds at least
     /// frame + advance samples), then each string searched, claimed and resolved, once more from the
     /// resolved fits, and confirmed. Allocates nothing.
@@ -35,7 +36,7 @@ struct StrumPass {
     double binHz = 0;     // of its spectrum (set by run)
     std::size_t bins = 0; // of its spectrum (set by run)
     double toAmplitude;   // a partial's magnitude × this = the amplitude of its sinusoid
-    bool firstSteersSum;
+    bool longFrames;
 };
 
 } // namespace ctuner
