@@ -151,6 +151,7 @@ double StringPartials::cleanBelowOnOneOverK(int k) const {
 void StringPartials::resolve(const StringPartials *strings, std::size_t count, double collisionHz) {
     std::size_t own = 0, settledOwn = 0;  // settled: not rising (kAttackRise)
     std::size_t clean = 0;  // own partials above the 2nd that no other string's series claims
+    std::size_t unclaimed = 0;  // own partials, of any number, that no other string's series claims
     std::size_t cleanLow = 0;  // of them, those up to kCleanStartHighestPartial
     std::size_t won = 0, wonLow = 0;  // own partials above the 2nd won from a claimant (kWonOffClaimantBins)
     bool sharedFirst = false;  // the 1st partial is own but claimed (kFitWithoutSharedFirst)
@@ -185,6 +186,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         hidden += !p.own && p.claimed;
         firstClean = firstClean || (p.k == 1 && p.own && !p.claimed);
         if (!p.own) continue;
+        unclaimed += !p.claimed;
         if (!p.claimed && p.k > kLowestOwnPartial) {
             ++clean;
             if (p.k <= kCleanStartHighestPartial) ++cleanLow;
@@ -216,6 +218,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         if (multiple >= anyPeak) nonMultiplePeak = std::min(nonMultiplePeak, other);
     }
     own_ = own;
+    unclaimed_ = unclaimed;
     clean_ = clean;
     bool onSeries = false;  // see kSeriesCents
     for (std::size_t t = 0; t < count && !onSeries; ++t)

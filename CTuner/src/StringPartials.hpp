@@ -154,6 +154,8 @@ public:
     std::size_t ownCount() const { return own_; }
     /// Its own partials above the 2nd that no other string's series claims, at the last resolve.
     std::size_t cleanCount() const { return clean_; }
+    /// Its own partials, of any number, that no other string's series claims, at the last resolve.
+    std::size_t unclaimedCount() const { return unclaimed_; }
     double target() const { return target_; }
     const FoundPartial *partials() const { return found_.data(); }
     std::size_t partialCount() const { return foundCount_; }
@@ -194,6 +196,7 @@ private:
     int heardRun_ = 0;  // hops in a row the string has been heard, up to the hop before (set by search)
     std::size_t own_ = 0;    // see ownCount (set by resolve)
     std::size_t clean_ = 0;  // see cleanCount (set by resolve)
+    std::size_t unclaimed_ = 0;  // see unclaimedCount (set by resolve)
     int hopsSinceReported_ = kNeverReported;  // hops since the string was last reported (set by search)
     std::array<FoundPartial, kStringPartials> found_{};
     std::size_t foundCount_ = 0;

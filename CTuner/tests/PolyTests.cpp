@@ -684,3 +684,22 @@ TEST(aSixStringBassesLowBIsFoundApartFromTheSeriesOfTheG2ItsRangeHolds) {
     const double e1 = heardShare(hops, 1, 1.0);
     CHECK(e1 >= 0.7, "E1: heard on %.0f %% of the hops from 1.0 s", 100 * e1);
 }
+
+TEST(anOpenEsE3WhoseShortFramePartialsAreAllSharedIsReportedOnTheLongFrames) {
+    // Open E with E2 14 ¢ flat and E3 29 ¢ sharp: E3's partials lie 4, 8, 12… Hz from E2's even ones,
+    // inside the 0.25 s frames' collision distance (12 Hz) for its 1st to 3rd, so every partial the short
+    // frames take as E3's own is shared with E2; whether they hear E3 flickers from hop to hop, and the
+    // long frames, which part its partials from the 2nd up and read it to a few hundredths of a cent,
+    // could never establish it (kEstablishedSeconds). Such hops now count as ones where the short frames
+    // have no reading of their own.
+    const std::vector<double> openE = tuningOf({40, 47, 52, 56, 59, 64});
+    const auto strings = drawnStrumOf(openE, /* cents */ {-13.62, -11.33, 28.75, 25.95, 2.885, 13.05},
+                                      /* B */ {9.316e-5, 9.466e-5, 1.502e-4, 1.171e-4, 1.801e-4, 1.72e-4},
+                                      /* pluck position */ {0.1084, 0.1222, 0.2719, 0.2577, 0.2172, 0.1081},
+                                      /* level (dB) */ {0.648, 2.935, -1.823, -2.725, -0.6068, -2.443},
+                                      /* start (s) */ {0, 0.006768, 0.01065, 0.01794, 0.02083, 0.02212});
+    auto hops = analyse(openE, strums::strum(strings, kFs, 2.5, 0.0015));
+    const double heard = heardShare(hops, 2, 1.0), worst = maxAbsCents(hops, 2, strings[2].frequency, 1.0);
+    // Measured: heard on 67 % of the hops from 1.0 s, worst 1.5 ¢ (without the rule: 41 %).
+    CHECK(heard >= 0.55 && worst <= 2, "E3: heard on %.0f %% of the hops from 1.0 s, worst %.3f ¢", 100 * heard, worst);
+}
