@@ -105,9 +105,9 @@ constexpr double kLongAfterAttackSeconds = 0.5;
 /// Nor where every partial they take as the string's own is shared with another string's series
 /// (StringPartials::unclaimedCount is 0), whether they hear it or not: what they read of it then rests on
 /// merged peaks, and whether they hear it flickers from hop to hop, which kept both counts short. An open
-/// E's E3 tuned 42 ¢ over E2's octave has its 1st to 3rd partials 4–12 Hz from E2's even ones, inside the
-/// 0.25 s frames' collision distance (12 Hz), while the long frames part them from the 2nd up and read it
-/// to 1.5 ¢ (PolyTests: anOpenEsE3WhoseShortFramePartials…, heard on 41 → 67 % of the hops from 1.0 s).
+/// E's E3 tuned 42 ¢ over E2's octave has its 1st and 2nd partials 4 and 8 Hz from E2's 2nd and 4th,
+/// inside the 0.25 s frames' collision distance (12 Hz), its 3rd at its edge, while the long frames part
+/// them from the 2nd up and read it to 1.5 ¢ (PolyTests: anOpenEsE3WhoseShortFramePartials…, heard on 41 → 67 % of the hops from 1.0 s).
 /// strums.py's tuning part (192 other-tunings strums): not heard 3.94 → 3.48 % (open E 9.45 → 7.64 %, its
 /// E3 44 → 38 % and B3 11 → 6 %; open D 9.15 → 6.96 %; open G 5.62 → 4.58 %; drop C 3.30 → 2.82 %), p95
 /// 1.95 → 1.52 ¢, readings over 10 ¢ off 102 as before; the synthetic strums' not heard 0.15 → 0.13 %

@@ -687,8 +687,8 @@ TEST(aSixStringBassesLowBIsFoundApartFromTheSeriesOfTheG2ItsRangeHolds) {
 
 TEST(anOpenEsE3WhoseShortFramePartialsAreAllSharedIsReportedOnTheLongFrames) {
     // Open E with E2 14 ¢ flat and E3 29 ¢ sharp: E3's partials lie 4, 8, 12… Hz from E2's even ones,
-    // inside the 0.25 s frames' collision distance (12 Hz) for its 1st to 3rd, so every partial the short
-    // frames take as E3's own is shared with E2; whether they hear E3 flickers from hop to hop, and the
+    // its 1st and 2nd inside the 0.25 s frames' collision distance (12 Hz), its 3rd at its edge, so every
+    // partial the short frames take as E3's own is shared with E2; whether they hear E3 flickers from hop to hop, and the
     // long frames, which part its partials from the 2nd up and read it to a few hundredths of a cent,
     // could never establish it (kEstablishedSeconds). Such hops now count as ones where the short frames
     // have no reading of their own.
