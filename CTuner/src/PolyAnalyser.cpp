@@ -105,16 +105,17 @@ constexpr double kLongAfterAttackSeconds = 0.5;
 /// Nor where every partial they take as the string's own is shared with another string's series
 /// (StringPartials::unclaimedCount is 0), whether they hear it or not: what they read of it then rests on
 /// merged peaks, and whether they hear it flickers from hop to hop, which kept both counts short. An open
-/// E's E3 tuned 42 ¢ over E2's octave has its 1st and 2nd partials 4 and 8 Hz from E2's 2nd and 4th,
-/// inside the 0.25 s frames' collision distance (12 Hz), its 3rd at its edge, while the long frames part
-/// them from the 2nd up and read it to 1.5 ¢ (PolyTests: anOpenEsE3WhoseShortFramePartials…, heard on 41 → 67 % of the hops from 1.0 s).
-/// strums.py's tuning part (192 other-tunings strums): not heard 3.94 → 3.48 % (open E 9.45 → 7.64 %, its
-/// E3 44 → 38 % and B3 11 → 6 %; open D 9.15 → 6.96 %; open G 5.62 → 4.58 %; drop C 3.30 → 2.82 %), p95
-/// 1.95 → 1.52 ¢, readings over 10 ¢ off 102 as before; the synthetic strums' not heard 0.15 → 0.13 %
-/// (40 dB) and 1.81 → 1.79 % (20 dB); every other figure, the real recordings' silent strings (0.76 %)
-/// and the weak-fundamental set's (3.69 %) the same. Counting only own partials above the 2nd (cleanCount):
-/// 3.37 %, but a faint string alone, whose short frames find its 1st and 2nd partials and no more, was
-/// established on the long frames (PolySilenceTests: aStringFaintOverTheNoiseDoesNotStart… fails).
+/// E's E3 tuned 42 ¢ over E2's octave has its 1st and 2nd partials 4 and 8 Hz from E2's 2nd and 4th, inside
+/// the 0.25 s frames' collision distance (12 Hz), its 3rd at its edge, while the long frames part them from
+/// the 2nd up and read it to 1.5 ¢ (PolyTests: anOpenEsE3WhoseShortFramePartials…, heard on 41 → 67 % of
+/// the hops from 1.0 s). strums.py's tuning part (192 other-tunings strums): not heard 3.94 → 3.48 % (open
+/// E 9.45 → 7.64 %, its E3 44 → 38 % and B3 11 → 6 %; open D 9.15 → 6.96 %; open G 5.62 → 4.58 %; drop C
+/// 3.30 → 2.82 %), p95 1.95 → 1.52 ¢, readings over 10 ¢ off 102 as before; the synthetic strums' not heard
+/// 0.15 → 0.13 % (40 dB) and 1.81 → 1.79 % (20 dB); every other figure, the real recordings' silent strings
+/// (0.76 %) and the weak-fundamental set's (3.69 %) the same. Counting only own partials above the 2nd
+/// (cleanCount): 3.37 %, but a faint string alone, whose short frames find its 1st and 2nd partials and no
+/// more, was established on the long frames (PolySilenceTests: aStringFaintOverTheNoiseDoesNotStart…
+/// fails).
 constexpr double kEstablishedSeconds = 0.3;
 /// A string the short frames do not follow and place elsewhere (their search ending more than
 /// kDisagreeCents from the long frames' reading, or nowhere), which the long frames have heard for longer

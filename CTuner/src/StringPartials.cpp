@@ -296,12 +296,29 @@ void StringPartials::search(const SharedSpectrum &s, const StringPartials *strin
         searchFrom(s, {sum, 0}, false);
     }
     // See kOthersPartialsOutOfTheSum: the whole series.
-    if (!s.longFrames || lowPartialFound()) return;
+    if (!s.longFrames || followed_.count == 0 || lowPartialFound() || !peakOffFollowed(s)) return;
     const double apart = coarse(s, nullptr, &followed_);
     if (apart == sum) return;
+    const std::array<FoundPartial, kStringPartials> found = found_;
+    const std::size_t foundCount = foundCount_;
+    const StiffString fit = fit_;
     searchFrom(s, {apart, 0}, false);
-    if (!(foundCount_ > 0 && found_[0].k == 1 && !followed_.near(found_[0].frequency, s.collisionHz)))
-        searchFrom(s, {sum, 0}, false);
+    if (foundCount_ > 0 && found_[0].k == 1 && !followed_.near(found_[0].frequency, s.collisionHz)) return;
+    found_ = found;  // the search from the sum, as it was
+    foundCount_ = foundCount;
+    fit_ = fit;
+}
+
+bool StringPartials::peakOffFollowed(const SharedSpectrum &s) const {
+    const std::vector<float> &m = s.frames->magnitudes();
+    const long first = std::max(1L, long(std::floor(low_ * (1 - kFirstTolerance) / s.binHz)));
+    const long last = std::min(long(m.size()) - 2, long(std::ceil(high_ * (1 + kFirstTolerance) / s.binHz)));
+    const double least = kOverFloor * s.floor;
+    const double apart = std::max(0.0, s.collisionHz - s.binHz);
+    for (long b = first; b <= last; ++b)
+        if (m[b] >= least && m[b] > m[b - 1] && m[b] >= m[b + 1] && !followed_.near(double(b) * s.binHz, apart))
+            return true;
+    return false;
 }
 
 bool StringPartials::lowPartialFound() const {

@@ -173,6 +173,10 @@ private:
                   const OthersSeries *leftOutSeries = nullptr) const;
     /// Whether the last search found the string's 1st or 2nd partial.
     bool lowPartialFound() const;
+    /// Whether the spectrum holds a peak over kOverFloor within kFirstTolerance of the search range that
+    /// no followed string's series puts a partial near: what the whole-series search must find as its
+    /// 1st partial (kOthersPartialsOutOfTheSum), looked for before that search is made.
+    bool peakOffFollowed(const SharedSpectrum &s) const;
     /// Whether another grounded string of `strings` puts a partial within collisionHz of `frequency`.
     bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;
     /// `measured`: `start` is a fit of this string's own partials (its reading of the hop before, or this
