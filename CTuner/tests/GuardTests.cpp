@@ -57,6 +57,33 @@ TEST(phaseVocoderAnswersAgainOnlyForTheSameFramesAndOffset) {
     CHECK(std::abs(signals::cents(next, 197.0)) < 0.01, "the next frames read %.6f Hz for 197 Hz", next);
 }
 
+// magnitudeAt is the spectrum at a frequency itself, linear between the two bins around it (the poly
+// analyser's long-frame harmonic sum steers by it: StringPartials.cpp, kCoarsePartials); largestNear is
+// the peak within ±1 bin, the same wherever the frequency falls near it.
+TEST(magnitudeAtInterpolatesBetweenBinsWhereLargestNearTakesThePeak) {
+    SpectralFrames s(kFs, 1536, 9930);
+    const std::size_t L = 1470, D = 1470;
+    RealFFT &fft = s.fftFor(L);
+    const double binHz = kFs / double(fft.size);
+    const std::size_t bins = fft.size / 2 + 1;
+    const long bin = 40;
+    Ring history = signals::ringOf(signals::sine(bin * binHz, kFs, 4 * L));
+    s.framePair(fft, history, L, D);
+    const std::vector<float> &m = s.magnitudes();
+    const double onBin = s.magnitudeAt(bin * binHz, binHz, bins);
+    const double between = s.magnitudeAt((bin + 0.25) * binHz, binHz, bins);
+    const double expected = 0.75 * m[bin] + 0.25 * m[bin + 1];
+    CHECK(std::abs(onBin - m[bin]) < 1e-9 * m[bin] && std::abs(between - expected) < 1e-9 * m[bin] && between < onBin,
+          "on the bin %.6g (its magnitude %.6g), a quarter bin up %.6g (expected %.6g)", onBin, double(m[bin]), between,
+          expected);
+    const double peakNear = s.largestNear((bin + 0.9) * binHz, binHz, bins);
+    const double atNear = s.magnitudeAt((bin + 0.9) * binHz, binHz, bins);
+    CHECK(peakNear == double(m[bin]) && atNear < 0.9 * peakNear, "0.9 bin up: largest within ±1 bin %.6g, at it %.6g",
+          peakNear, atNear);
+    CHECK(s.magnitudeAt(1.5 * binHz, binHz, bins) == 0 && s.magnitudeAt((bins - 2) * binHz, binHz, bins) == 0,
+          "within 2 bins of either end: 0");
+}
+
 TEST(noiseFloorIsTheMedianMagnitude) {
     std::mt19937 rng(3);
     std::normal_distribution<double> g(0, 0.01);
