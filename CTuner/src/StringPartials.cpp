@@ -289,24 +289,27 @@ void StringPartials::search(const SharedSpectrum &s, const StringPartials *strin
     const double sum = coarse(s, nullptr);
     searchFrom(s, {sum, 0}, false);
     if (groundedOff(others, s.collisionHz)) return;
+    // A search not taken gives back the one from the sum as it was, rather than making it again.
+    const SearchResult fromSum{found_, foundCount_, fit_};
     const double without = coarse(s, &others);
     if (without != sum) {
         searchFrom(s, {without, 0}, false);
         if (groundedOff(others, s.collisionHz)) return;
-        searchFrom(s, {sum, 0}, false);
+        restore(fromSum);
     }
     // See kOthersPartialsOutOfTheSum: the whole series.
     if (!s.longFrames || followed_.count == 0 || lowPartialFound() || !peakOffFollowed(s)) return;
     const double apart = coarse(s, nullptr, &followed_);
     if (apart == sum) return;
-    const std::array<FoundPartial, kStringPartials> found = found_;
-    const std::size_t foundCount = foundCount_;
-    const StiffString fit = fit_;
     searchFrom(s, {apart, 0}, false);
     if (foundCount_ > 0 && found_[0].k == 1 && !followed_.near(found_[0].frequency, s.collisionHz)) return;
-    found_ = found;  // the search from the sum, as it was
-    foundCount_ = foundCount;
-    fit_ = fit;
+    restore(fromSum);
+}
+
+void StringPartials::restore(const SearchResult &r) {
+    found_ = r.found;
+    foundCount_ = r.count;
+    fit_ = r.fit;
 }
 
 bool StringPartials::peakOffFollowed(const SharedSpectrum &s) const {

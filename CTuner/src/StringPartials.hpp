@@ -173,6 +173,14 @@ private:
                   const OthersSeries *leftOutSeries = nullptr) const;
     /// Whether the last search found the string's 1st or 2nd partial.
     bool lowPartialFound() const;
+    /// What one search leaves behind (searchFrom): its partials and its fit. The rest searchFrom sets is
+    /// the same for every search of a hop.
+    struct SearchResult {
+        std::array<FoundPartial, kStringPartials> found;
+        std::size_t count;
+        StiffString fit;
+    };
+    void restore(const SearchResult &r);
     /// Whether the spectrum holds a peak over kOverFloor within kFirstTolerance of the search range that
     /// no followed string's series puts a partial near: what the whole-series search must find as its
     /// 1st partial (kOthersPartialsOutOfTheSum), looked for before that search is made.

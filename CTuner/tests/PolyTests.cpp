@@ -63,6 +63,17 @@ std::vector<strums::PluckedString> drawnStrumOf(const std::vector<double> &targe
     return strings;
 }
 
+/// String i (`name`) heard on at least `minHeard` of the hops from `from` seconds, its median reading
+/// within 0.2 ¢ of its own frequency and every reading within 0.5 ¢.
+void checkHeardAndOnPitch(const std::vector<Hop> &hops, const std::vector<strums::PluckedString> &strings, std::size_t i,
+                          const char *name, double from, double minHeard) {
+    double heard = 0;
+    const double m = medianCents(hops, i, strings[i].frequency, from, &heard);
+    const double worst = maxAbsCents(hops, i, strings[i].frequency, from);
+    CHECK(heard >= minHeard && std::abs(m) <= 0.2 && worst <= 0.5,
+          "%s: heard on %.0f %% of the hops from %.1f s, median %.3f ¢, worst %.3f ¢", name, 100 * heard, from, m, worst);
+}
+
 /// Every string heard on at least `minHeard` of the hops after `from` seconds, its median reading
 /// within `bound(i)` cents of its own frequency.
 template <class Bound>
@@ -614,13 +625,9 @@ TEST(anOpenDsLowDWhoseOddPartialsOnlyTheLongFramesPartIsReportedOnThem) {
                                       /* pluck position */ {0.25, 0.108, 0.275, 0.201, 0.225, 0.208},
                                       /* level (dB) */ {-1.88, 0.16, 0.57, -2.41, -1.54, -1.42},
                                       /* start (s) */ {0, 0.0017, 0.0029, 0.0069, 0.0093, 0.011});
-    auto hops = analyse(openD, strums::strum(strings, kFs, 2.5, 0.0015));
-    double heard = 0;
-    const double m = medianCents(hops, 0, strings[0].frequency, 1.0, &heard), worst = maxAbsCents(hops, 0, strings[0].frequency, 1.0);
     // With the rule: heard on 83 % of the hops from 1.0 s (the long frames lose it on a few), median
     // 0.05 ¢, worst 0.36 ¢; without it on 28 %, the short frames' own hops.
-    CHECK(heard >= 0.75 && std::abs(m) <= 0.2 && worst <= 0.5, "D2: heard on %.0f %% of the hops from 1.0 s, median %.3f ¢, worst %.3f ¢",
-          100 * heard, m, worst);
+    checkHeardAndOnPitch(analyse(openD, strums::strum(strings, kFs, 2.5, 0.0015)), strings, 0, "D2", 1.0, 0.75);
 }
 
 TEST(anOpenGsG2WhosePartialsAreAllHiddenIsHeardOnItsFirst) {
@@ -635,12 +642,8 @@ TEST(anOpenGsG2WhosePartialsAreAllHiddenIsHeardOnItsFirst) {
                                       /* pluck position */ {0.258, 0.144, 0.241, 0.281, 0.298, 0.3},
                                       /* level (dB) */ {-0.83, 1.2, -1.25, 0.21, -2.88, 2.71},
                                       /* start (s) */ {0, 0.0046, 0.0057, 0.0107, 0.0139, 0.0191});
-    auto hops = analyse(openG, strums::strum(strings, kFs, 2.5, 0.0015));
-    double heard = 0;
-    const double m = medianCents(hops, 1, strings[1].frequency, 0.6, &heard), worst = maxAbsCents(hops, 1, strings[1].frequency, 0.6);
     // Measured: heard on 100 % of the hops from 0.6 s, median −0.001 ¢, worst 0.075 ¢ (without: 0 %).
-    CHECK(heard >= 0.95 && std::abs(m) <= 0.2 && worst <= 0.5, "G2: heard on %.0f %% of the hops from 0.6 s, median %.3f ¢, worst %.3f ¢",
-          100 * heard, m, worst);
+    checkHeardAndOnPitch(analyse(openG, strums::strum(strings, kFs, 2.5, 0.0015)), strings, 1, "G2", 0.6, 0.95);
 }
 
 TEST(aFiveStringBassesLowBIsFoundByTheLongFramesSumThroughItsFirstPartial) {
@@ -688,10 +691,10 @@ TEST(aSixStringBassesLowBIsFoundApartFromTheSeriesOfTheG2ItsRangeHolds) {
 TEST(anOpenEsE3WhoseShortFramePartialsAreAllSharedIsReportedOnTheLongFrames) {
     // Open E with E2 14 ¢ flat and E3 29 ¢ sharp: E3's partials lie 4, 8, 12… Hz from E2's even ones,
     // its 1st and 2nd inside the 0.25 s frames' collision distance (12 Hz), its 3rd at its edge, so every
-    // partial the short frames take as E3's own is shared with E2; whether they hear E3 flickers from hop to hop, and the
-    // long frames, which part its partials from the 2nd up and read it to a few hundredths of a cent,
-    // could never establish it (kEstablishedSeconds). Such hops now count as ones where the short frames
-    // have no reading of their own.
+    // partial the short frames take as E3's own is shared with E2; whether they hear E3 flickers from hop
+    // to hop, and the long frames, which part its partials from the 2nd up and read it to a few hundredths
+    // of a cent, could never establish it (kEstablishedSeconds). Such hops now count as ones where the
+    // short frames have no reading of their own.
     const std::vector<double> openE = tuningOf({40, 47, 52, 56, 59, 64});
     const auto strings = drawnStrumOf(openE, /* cents */ {-13.62, -11.33, 28.75, 25.95, 2.885, 13.05},
                                       /* B */ {9.316e-5, 9.466e-5, 1.502e-4, 1.171e-4, 1.801e-4, 1.72e-4},
