@@ -14,7 +14,7 @@ bool presentBy(const PresenceEvidence &e) {
                             (e.wasHeard || e.ownPeak >= e.floor * std::pow(10.0, kOwnOverFloorDb / 20));
     const std::size_t clean = (e.wasHeard ? e.clean : e.cleanLow) + (e.onSeries ? (e.wasHeard ? e.won : e.wonLow) : 0);
     const bool grounded = e.lowest <= kLowestOwnPartial || (e.lowFound && clean >= kMinCleanPartials);
-    const bool loneFirst = e.own == 1 && e.firstClean && e.hidden >= kLoneFirstHiddenPartials &&
+    const bool loneFirst = e.own == 1 && e.firstOverClaimants && e.hidden >= kLoneFirstHiddenPartials &&
                            e.ownPeak >= e.anyPeak * std::pow(10.0, -kLoneFirstUnderStrongestDb / 20);
     const bool enoughOwn = e.own >= kMinOwnPartials || loneFirst;
     return !dampedBy(e) && oddFound && notAHigherNote && loudEnough && enoughOwn && grounded;

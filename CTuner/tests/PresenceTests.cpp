@@ -37,13 +37,14 @@ TEST(aStringNeedsTwoOwnPartialsOneOfThemItsFirstOrSecond) {
 }
 
 TEST(aLoneFirstPartialIsHeardOnlyWithTwoPartialsHiddenAndWithinEightDbOfTheStrongest) {
-    // Its 1st partial its only own one, clean; its other partials found hidden under other strings'.
+    // Its 1st partial its only own one, over what any claimant puts there; its other partials found hidden
+    // under other strings'.
     PresenceEvidence e = sounding();
     e.own = 1;
-    e.firstClean = true;
+    e.firstOverClaimants = true;
     e.hidden = kLoneFirstHiddenPartials;
     e.ownPeak = e.oddPeak = underDb(kLoneFirstUnderStrongestDb - 1);  // the strongest found is a hidden one
-    CHECK(presentBy(e), "a clean 1st partial %.0f dB under the strongest, %zu hidden", kLoneFirstUnderStrongestDb - 1,
+    CHECK(presentBy(e), "a lone 1st partial %.0f dB under the strongest, %zu hidden", kLoneFirstUnderStrongestDb - 1,
           e.hidden);
     e.hidden = kLoneFirstHiddenPartials - 1;
     CHECK(!presentBy(e), "one hidden partial too few");
@@ -51,8 +52,8 @@ TEST(aLoneFirstPartialIsHeardOnlyWithTwoPartialsHiddenAndWithinEightDbOfTheStron
     e.ownPeak = e.oddPeak = underDb(kLoneFirstUnderStrongestDb + 1);
     CHECK(!presentBy(e), "the 1st partial %.0f dB under the strongest", kLoneFirstUnderStrongestDb + 1);
     e.ownPeak = e.oddPeak = underDb(kLoneFirstUnderStrongestDb - 1);
-    e.firstClean = false;
-    CHECK(!presentBy(e), "the lone 1st partial claimed by another string's series");
+    e.firstOverClaimants = false;
+    CHECK(!presentBy(e), "the lone 1st partial not over what other strings' series put there");
 }
 
 TEST(aStringHeardTheHopBeforeStaysOnItsCleanPartials) {
