@@ -45,8 +45,8 @@ inline constexpr std::size_t kMinCleanPartials = 3;
 /// PresenceTests: aStringStartsOnCleanPartialsOnlyAmongItsLowest; PolyTests:
 /// aQuietB3WhoseFirstTwoPartialsLieOnTheLowEsIsHeardThroughItsCleanOnes (fails without the start).
 inline constexpr int kCleanStartHighestPartial = 8;
-/// A string with only its 1st partial its own is heard when that 1st partial stands over what the other
-/// strings whose series claim it put there together (PresenceEvidence::firstOverClaimants), at least this
+/// A string with only its 1st partial its own is heard when that 1st partial stands well over what each
+/// string whose series claims it puts there (PresenceEvidence::firstOverClaimants), at least this
 /// many of its other partials found are hidden under other strings' (claimed, not its own) …
 ///
 /// In an open tuning every string lies on the lowest one's series, and a string's partials from its
@@ -71,23 +71,20 @@ inline constexpr int kCleanStartHighestPartial = 8;
 /// only high up, where inharmonicity parts them and the pluck leaves them under the noise. Such a string
 /// was not heard whenever its 1st partial was claimed, however much it stood over the claimant's envelope:
 /// strums.py's open E strum 9 (E2 −16.0 ¢, E3 −13.6 ¢) did not hear E3 on 98 % of its steady hops. Its
-/// 1st partial now counts when it stands kOwnOverEnvelope (StringClaims.cpp) times over the claimants'
-/// envelopes summed: over each claimant alone, a muted string whose 1st partial lies on several strings'
-/// series took what they put there together for its own (an open D's muted D4 on D2's 4th and D3's 2nd:
-/// PolyTests' aMutedOpenDsD4…, heard on 20 % of its hops over each claimant). Measured with
-/// strums.py's tuning part, without the claimed 1st partial / over each claimant / over their sum (each
-/// with the string searched afresh on the next hop, StringClaims.cpp: resolve): the other tunings'
-/// sounding string-hops not heard 3.48 / 1.81 / 1.87 % (open D 6.96 → 1.48 %, open E 7.64 → 1.08 %,
-/// open G 4.58 → 1.29 %, drop C 2.82 → 0.27 %, drop D 1.79 → 0.20 %), p95 1.52 / 0.85 / 0.89 ¢, readings
-/// over 10 ¢ off 102 / 93 / 93; the guitar's 20 dB strums not heard 1.79 / 0.28 / 0.28 %, 40 dB 0.13 /
-/// 0.09 / 0.09 %; damped strings reported on 0.47 / 0.63 / 0.58 % of their hops after the palm; muted
-/// strums (0.01 %), silent strings on the real recordings' development half (poly_real.py, 0.76 %) and on
-/// the weak-fundamental set (3.69 %) the same, and every FluidR3 figure over the sum (over each claimant:
-/// near in tune not heard 3.14 → 3.05 %, p95 4.36 → 4.31 ¢). Open-tuning strums with an
-/// octave string muted (scratch development draws, BENCHMARKS.md "Stop 32"): reported on 1.08 / 1.64 /
-/// 0.96 % of their hops. With the sum applied to every claimed partial's ownership, not only to a lone 1st:
-/// the FluidR3 near-in-tune strums' sounding string-hops not heard 3.14 → 6.43 %. PolyTests:
-/// anOpenEsE3BesideTheLowEsOctave… (fails with the 1st partial required unclaimed).
+/// 1st partial now counts when it stands kLoneFirstOverClaimants (StringClaims.cpp) times over each
+/// claimant's envelope, and a string heard that way is searched afresh on the next hop (StringClaims.cpp,
+/// resolve). Measured with strums.py's tuning part, without the claimed 1st partial / with it: the other
+/// tunings' sounding string-hops not heard 3.48 / 2.02 % (open D 6.96 → 2.05 %, open E 7.64 → 1.26 %,
+/// open G 4.58 → 2.26 %, drop C 2.82 → 0.36 %, drop D 1.79 → 0.23 %), p95 1.52 / 0.91 ¢, readings over
+/// 10 ¢ off 102 / 97; the guitar's 20 dB strums not heard 1.79 / 0.52 %, 40 dB 0.13 / 0.12 %; damped
+/// strings reported on 0.47 / 0.55 % of their hops after the palm; the muted other-tunings strums'
+/// strings 1.23 / 1.24 % (one 6-string bass strum's C3, 90 / 94 hops); FluidR3 near in tune not heard
+/// 3.14 / 3.10 %, p95 4.36 / 4.32 ¢; muted strums (0.01 %), every other FluidR3 figure, silent strings on
+/// the real recordings' development half (poly_real.py, 0.76 %) and on the weak-fundamental set (3.69 %)
+/// the same. The same rule applied to every claimed partial's ownership, not only to a lone 1st (at 2×,
+/// over the claimants' envelopes summed): the FluidR3 near-in-tune strums' sounding string-hops not heard
+/// 3.14 → 6.43 %. PolyTests: anOpenEsE3BesideTheLowEsOctave… (fails with the 1st partial required
+/// unclaimed).
 inline constexpr std::size_t kLoneFirstHiddenPartials = 2;
 /// … and that 1st partial stands within this many dB of the strongest partial found. A plucked string's
 /// 1st partial is among its strongest; the lone 1st partials the other-tunings set's strings are heard on
@@ -233,8 +230,8 @@ struct PresenceEvidence {
     double floor = 0;       // the analysed spectrum's noise floor (its median magnitude)
     double ownFallDb = 0;   // how far its own partials' energy changed over the frame pair (dB, < 0: fell)
     double spectrumFallDb = 0;  // how far the analysed spectrum's energy changed over the pair (dB)
-    /// Its 1st partial is its own and stands kOwnOverEnvelope (StringClaims.cpp) times over the envelopes
-    /// of every string whose series claims it, summed (an unclaimed one always does).
+    /// Its 1st partial is its own and stands kLoneFirstOverClaimants (StringClaims.cpp) times over the
+    /// envelope of each string whose series claims it (an unclaimed one always does).
     bool firstOverClaimants = false;
     std::size_t hidden = 0;   // found partials left to other strings' series (claimed, not its own)
 };
