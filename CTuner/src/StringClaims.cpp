@@ -22,8 +22,9 @@ namespace {
 /// the claimants' envelopes summed, at 3 per claimant as now): muted other-tunings strums' strings
 /// reported 1.23 / 1.48 / 1.24 / 1.24 % of their hops; the other tunings' sounding string-hops not heard
 /// 3.48 / 1.87 / 2.02 / 2.51 %; the guitar's 20 dB strums' 1.79 / 0.28 / 0.52 / 1.50 %; damped strings
-/// reported 0.47 / 0.58 / 0.55 / 0.47 %. 3: the least that reports the muted strums' strings no more than
-/// without the claimed 1st partial, but on one 6-string bass strum (a muted C3 on 94 hops against 90).
+/// reported 0.47 / 0.58 / 0.55 / 0.47 % (at 2.5 over the sum: 1.25 / 2.00 / 0.42 / 0.53 %). 3: the muted
+/// strums' strings reported as at 4, and as without the claimed 1st partial but on one 6-string bass
+/// strum (a muted C3 on 94 hops against 90; 2.5 reports it more).
 /// Over the claimants' envelopes summed at 3: not heard 2.13 % (other tunings) and 0.86 % (20 dB), muted
 /// strings the same, so the sum, which the muted D4 of aMutedOpenDsD4… needed at 2, is not kept. PolyTests
 /// bracket it: a drop C's muted D4 (aMutedDropCsD4…) is heard at 2, an open E's E3 near E2's octave
