@@ -358,16 +358,13 @@ void StringPartials::searchFrom(const SharedSpectrum &s, StiffString start, bool
     if (series_.count > 0 &&
         !lowPartialOff(found_.data(), foundCount_, series_, s.collisionHz)) {  // see kApartFromSeriesPartials
         const std::size_t off = offFollowed(s.collisionHz);
-        const std::array<FoundPartial, kStringPartials> found = found_;
-        const std::size_t count = foundCount_;
+        const SearchResult plain{found_, foundCount_, fit};
         const StiffString apart = scan(s, start, 0, true);
         const std::size_t offApart = offFollowed(s.collisionHz);
-        if (offApart > off && offApart >= kApartFromSeriesPartials) {
+        if (offApart > off && offApart >= kApartFromSeriesPartials)
             fit = apart;
-        } else {
-            found_ = found;
-            foundCount_ = count;
-        }
+        else
+            restore(plain);
     }
     fit_ = foundCount_ > 0 && inRange(fit.f1) ? fit : StiffString{0, 0};
     if (fit_.f1 == 0) foundCount_ = 0;

@@ -173,8 +173,8 @@ private:
                   const OthersSeries *leftOutSeries = nullptr) const;
     /// Whether the last search found the string's 1st or 2nd partial.
     bool lowPartialFound() const;
-    /// What one search leaves behind (searchFrom): its partials and its fit. The rest searchFrom sets is
-    /// the same for every search of a hop.
+    /// What one search or scan leaves behind: its partials and its fit, to give back when another one
+    /// is not taken (search, searchFrom). The rest searchFrom sets is the same for every search of a hop.
     struct SearchResult {
         std::array<FoundPartial, kStringPartials> found;
         std::size_t count;

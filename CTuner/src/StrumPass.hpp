@@ -20,8 +20,7 @@ double partialLimitHz(double fs);
 struct StrumPass {
     /// Every string of the tuning (already checked by PolyAnalyser), analysed on frames of
     /// `frameSeconds` at sample rate `fs`; `longFrames`: whether it is the long frames' pass
-    /// (SharedSpectrum::longFrames). Makes every
-    /// buffer and FFTW plan.
+    /// (SharedSpectrum::longFrames). Makes every buffer and FFTW plan.
     StrumPass(std::vector<StringPartials> strings, double fs, double frameSeconds, bool longFrames);
     /// One hop: the frame pair ending at the newest sample of `history` (which holds at least
     /// frame + advance samples), then each string searched, claimed and resolved, once more from the
