@@ -261,8 +261,14 @@ void PolyAnalyser::analyse() {
         forget();
         return;
     }
-    short_.run(history_);
     long_.run(history_);
+    // A string the long frames have heard for kSeedAfterSeconds since the last attack claims its partials
+    // in the short frames while their search does not ground it (StringPartials::standBy).
+    const bool longPastLastAttack = hopsSinceAttack_ >= longAfterHops_;  // as of the hop before
+    for (std::size_t i = 0; i < readings_.size(); ++i)
+        short_.strings[i].standBy(longPastLastAttack && since_[i].longInARow >= seedAfterHops_ ? &long_.strings[i] : nullptr,
+                                  long_.toAmplitude / short_.toAmplitude);
+    short_.run(history_);
     // The short frames' next search for a string they place elsewhere starts where the long frames have
     // heard it for kSeedAfterSeconds (StringPartials::seedFrom).
     for (std::size_t i = 0; i < readings_.size(); ++i) {

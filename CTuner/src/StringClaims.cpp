@@ -103,10 +103,19 @@ int StringPartials::partialNear(double frequency, double collisionHz) const {
     return std::abs(seriesAt(k, fit_) - frequency) < collisionHz ? k : 0;
 }
 
+StringPartials::Claimant StringPartials::claimant() const {
+    if (grounded()) return {this, 1};
+    if (standIn_ && standIn_->heard()) return {standIn_, standInScale_};
+    return {nullptr, 0};
+}
+
 bool StringPartials::onAnotherString(const StringPartials *strings, std::size_t count, double frequency,
                                      double collisionHz) const {
-    for (std::size_t t = 0; t < count; ++t)
-        if (&strings[t] != this && strings[t].grounded() && strings[t].partialNear(frequency, collisionHz) > 0) return true;
+    for (std::size_t t = 0; t < count; ++t) {
+        if (&strings[t] == this) continue;
+        const Claimant c = strings[t].claimant();
+        if (c.s && c.s->partialNear(frequency, collisionHz) > 0) return true;
+    }
     return false;
 }
 
@@ -186,14 +195,16 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         double offClaimant = INFINITY;  // how far from the nearest claimant's predicted partial (Hz)
         double claimant = 0;  // the largest claimant envelope (kLoneFirstOverClaimants)
         for (std::size_t t = 0; t < count && p.claimed && p.own; ++t) {
-            if (&strings[t] == this || !strings[t].grounded()) continue;
-            const int j = strings[t].partialNear(p.frequency, collisionHz);
+            if (&strings[t] == this) continue;
+            const Claimant c = strings[t].claimant();
+            if (!c.s) continue;
+            const int j = c.s->partialNear(p.frequency, collisionHz);
             if (j == 0) continue;
-            const double envelope = strings[t].envelopeAt(j);
+            const double envelope = c.scale * c.s->envelopeAt(j);
             p.own = p.magnitude > kOwnOverEnvelope * envelope;
             claimant = std::max(claimant, envelope);
-            offClaimant = std::min(offClaimant, std::abs(p.frequency - seriesAt(j, strings[t].fit_)));
-            const double most = std::max(envelope, strings[t].cleanBelowOnOneOverK(j));  // see kContamination
+            offClaimant = std::min(offClaimant, std::abs(p.frequency - seriesAt(j, c.s->fit_)));
+            const double most = std::max(envelope, c.scale * c.s->cleanBelowOnOneOverK(j));  // see kContamination
             contamination = std::max(contamination, most / p.magnitude);
         }
         p.own = p.own && !p.onSkirt;  // see StringPartials.cpp: kSkirtUnderDb
@@ -240,8 +251,10 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     unclaimed_ = unclaimed;
     clean_ = clean;
     bool onSeries = false;  // see kSeriesCents
-    for (std::size_t t = 0; t < count && !onSeries; ++t)
-        onSeries = &strings[t] != this && strings[t].grounded() && onSeriesOf(fit_.f1, strings[t].fit_.f1);
+    for (std::size_t t = 0; t < count && !onSeries; ++t) {
+        const Claimant c = strings[t].claimant();
+        onSeries = &strings[t] != this && c.s && onSeriesOf(fit_.f1, c.s->fit_.f1);
+    }
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, won, wonLow, onSeries, wasHeard_, oddPeak,
                                     nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_,
                                     firstOverClaimants, hidden};

@@ -95,8 +95,8 @@ public:
     /// ones); else nothing changes.
     void searchAgain(const SharedSpectrum &s);
     /// Marks each found partial that another string's series also puts there (within collisionHz) as
-    /// claimed. `strings` are all the strings of the strum (this one is skipped; so are those not
-    /// grounded()).
+    /// claimed. `strings` are all the strings of the strum (this one is skipped; so are those without a
+    /// claimant: not grounded(), and nobody standing in for them, standBy).
     void markClaims(const StringPartials *strings, std::size_t count, double collisionHz);
     /// Decides which found partials are the string's own — unclaimed ones, and claimed ones the
     /// claimant's envelope cannot explain — fits those, and decides whether the string is heard.
@@ -123,6 +123,26 @@ public:
     /// is heard there is still this pass's to say.
     void seedFrom(const StringPartials &other) {
         if (!tracked_ && other.heard_) previous_ = other.fit_;
+    }
+    /// The same string in the long frames' pass (`other`), which claims other strings' peaks for this one
+    /// in this pass while this pass's search does not ground it and `other` is heard (claimant); `scale`
+    /// turns its magnitudes into this pass's. nullptr: nobody stands in. PolyAnalyser.cpp sets it for a
+    /// string the long frames have heard for kSeedAfterSeconds since the last attack. A low string the
+    /// short frames cannot ground (a five- or six-string bass's B0, 10 Hz from E1, inside one main lobe of
+    /// the 0.25 s frames) otherwise claims nothing there, and a string on its series takes its partials:
+    /// strums.py's muted other-tunings strum bass6 201 reported its muted C3 on B0's 4th and 8th partials
+    /// (−121 ¢) to the end (PolyTests: aSixStringBassesMutedC3IsNotRead…, which fails without it).
+    /// Measured with strums.py's tuning part, without / with: the other tunings' sounding string-hops not
+    /// heard 2.02 / 1.79 % (5-string bass's B0 and E1 28 and 26 / 26 and 20 %, 6-string's 28 and 32 / 22
+    /// and 28 %), p95 0.906 / 0.798 ¢, readings over 10 ¢ off 97 / 49 (the basses' 45 + 17 / 7 + 7); muted
+    /// other-tunings strings reported 1.24 / 1.14 %; FluidR3 sounding string-hops not heard 3.73 / 3.77 %,
+    /// p95 5.00 / 5.20 ¢; silent strings on the weak-fundamental set's FluidR3 renders 3.69 / 3.66 %
+    /// (Benchmarks/weak_fundamental.py, played heard 91.74 % both), on the real recordings' development
+    /// half 0.76 % both (Benchmarks/poly_real.py); every guitar figure the same. Standing in from the long
+    /// frames' first hop heard: FluidR3 3.78 % / 5.35 ¢, the weak set's played notes heard 91.60 %.
+    void standBy(const StringPartials *other, double scale) {
+        standIn_ = other;
+        standInScale_ = scale;
     }
     /// Forgets the reading the next search would start from.
     void forget() {
@@ -185,7 +205,14 @@ private:
     /// no followed string's series puts a partial near: what the whole-series search must find as its
     /// 1st partial (kOthersPartialsOutOfTheSum), looked for before that search is made.
     bool peakOffFollowed(const SharedSpectrum &s) const;
-    /// Whether another grounded string of `strings` puts a partial within collisionHz of `frequency`.
+    /// Who claims other strings' peaks for this string: itself when grounded(), else its stand-in
+    /// (standBy) when that one is heard, with the scale of its magnitudes; else nobody (s == nullptr).
+    struct Claimant {
+        const StringPartials *s;
+        double scale;
+    };
+    Claimant claimant() const;
+    /// Whether another string of `strings` with a claimant puts a partial within collisionHz of `frequency`.
     bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;
     /// `measured`: `start` is a fit of this string's own partials (its reading of the hop before, or this
     /// hop's resolved fit), not the harmonic sum's candidate (kJumpRatio).
@@ -229,6 +256,8 @@ private:
     double frameBinHz_ = 0; // SharedSpectrum::frameBinHz (set by search, for resolve)
     OthersSeries series_;    // the followed strings on whose series this one's target lies (set by search)
     OthersSeries followed_;  // every other followed string (set by search)
+    const StringPartials *standIn_ = nullptr;  // see standBy
+    double standInScale_ = 1;
 };
 
 } // namespace ctuner
