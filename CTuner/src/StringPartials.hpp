@@ -212,6 +212,8 @@ private:
         double scale;
     };
     Claimant claimant() const;
+    /// Its found partial number k within collisionHz of `frequency`; nullptr when there is none.
+    const FoundPartial *foundNear(int k, double frequency, double collisionHz) const;
     /// Whether another string of `strings` with a claimant puts a partial within collisionHz of `frequency`.
     bool onAnotherString(const StringPartials *strings, std::size_t count, double frequency, double collisionHz) const;
     /// `measured`: `start` is a fit of this string's own partials (its reading of the hop before, or this
