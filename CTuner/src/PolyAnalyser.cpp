@@ -267,7 +267,7 @@ void PolyAnalyser::analyse() {
     const bool longPastLastAttack = hopsSinceAttack_ >= longAfterHops_;  // as of the hop before
     for (std::size_t i = 0; i < readings_.size(); ++i)
         short_.strings[i].standBy(longPastLastAttack && since_[i].longInARow >= seedAfterHops_ ? &long_.strings[i] : nullptr,
-                                  long_.toAmplitude / short_.toAmplitude);
+                                  long_.toAmplitude / short_.toAmplitude, long_.collisionHz);
     short_.run(history_);
     // The short frames' next search for a string they place elsewhere starts where the long frames have
     // heard it for kSeedAfterSeconds (StringPartials::seedFrom).

@@ -43,8 +43,9 @@ constexpr double kOwnOverEnvelope = 2.0;
 /// once for the pair). Kept by both, a peak made a muted string heard: strums.py's muted other-tunings
 /// strum guitar7 205 (A2 and E4 muted) reported E4 on 113 hops from 1.07 s, read by the long frames on its
 /// 3rd partial (B3's 4th, 22 dB, which B3's envelope, from its 5th at 10 dB, puts at 14 dB and E4's, from
-/// a weak unclaimed 2nd, at −5 dB) and that 2nd. Measured with strums.py's tuning part (with the long
-/// frames standing in: StringPartials::standBy), without the rule / at 1 / 2 / 4 / 8 / 16: muted other-
+/// a weak unclaimed 2nd, at −5 dB) and that 2nd. Measured with strums.py's tuning part, with the long
+/// frames standing in (StringPartials::standBy) at the short frames' collision distance, as first landed,
+/// without the rule / at 1 / 2 / 4 / 8 / 16: muted other-
 /// tunings strings reported 1.14 / 0.81 / 0.82 / 0.82 / 0.82 / 1.14 % of their hops; the other tunings'
 /// sounding string-hops not heard 1.79 / 1.92 / 1.91 / 1.79 / 1.79 / 1.79 % (the 6-string bass's B0 22 / 29
 /// / 29 / 22 / 22 / 22 %), p95 0.798 / 0.667 / 0.728 / 0.754 / 0.791 / 0.798 ¢; FluidR3 not heard 3.77 /
@@ -54,6 +55,13 @@ constexpr double kOwnOverEnvelope = 2.0;
 /// fundamental set's FluidR3 renders 3.66 / 3.57 / 3.60 / 3.61 / 3.61 / 3.61 % (played heard 91.74 % at
 /// each). 4: the soundfont figures best, the other tunings' not heard as without the rule, and half the
 /// ratio of the two envelopes under that muted E4's peak (about 9: at 8 it is still left to B3, at 16 not).
+/// With the stand-in at the long frames' distance, without / at 4: muted strings reported 1.14 / 0.82 %;
+/// other tunings not heard 1.92 % both, p95 0.841 / 0.792 ¢; FluidR3 not heard 3.77 / 3.63 %, p95 5.20 /
+/// 4.68 ¢; FluidR3 near in tune 3.10 / 3.04 %; silent strings, development half 0.76 / 0.67 %, weak set
+/// 3.68 / 3.63 %. Scored once on the holdout (BENCHMARKS.md, "Stop 33"), the rule cost the FluidR3 strums'
+/// sounding string-hops 4.26 → 4.80 % and TimGM6mb's and MuseScore's 2.37 → 2.53 %; on fresh draws in
+/// neither part it did not (with the stand-in as first landed): FluidR3 (30 strums) 4.10 → 3.97 %, near in
+/// tune (20) 3.01 → 2.95 %, MuseScore (10) 4.42 → 4.40 %, TimGM6mb (10) 0.89 → 0.86 %.
 /// PolyTests: aSevenStringGuitarsMutedE4IsNotHeardOnAPeakB3sEnvelopeExplains (fails without the rule and at
 /// 16);
 /// PolyCLITests' aHighEReadOnTheLowEsSeriesByTheShortFramesTakesTheLongFramesReading fails at 1 (E4
@@ -132,18 +140,18 @@ const FoundPartial *StringPartials::foundNear(int k, double frequency, double co
     return nullptr;
 }
 
-StringPartials::Claimant StringPartials::claimant() const {
-    if (grounded()) return {this, 1};
-    if (standIn_ && standIn_->heard()) return {standIn_, standInScale_};
-    return {nullptr, 0};
+StringPartials::Claimant StringPartials::claimant(double collisionHz) const {
+    if (grounded()) return {this, 1, collisionHz};
+    if (standIn_ && standIn_->heard()) return {standIn_, standInScale_, standInCollisionHz_};
+    return {nullptr, 0, 0};
 }
 
 bool StringPartials::onAnotherString(const StringPartials *strings, std::size_t count, double frequency,
                                      double collisionHz) const {
     for (std::size_t t = 0; t < count; ++t) {
         if (&strings[t] == this) continue;
-        const Claimant c = strings[t].claimant();
-        if (c.s && c.s->partialNear(frequency, collisionHz) > 0) return true;
+        const Claimant c = strings[t].claimant(collisionHz);
+        if (c.s && c.s->partialNear(frequency, c.collisionHz) > 0) return true;
     }
     return false;
 }
@@ -225,15 +233,15 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         double claimant = 0;  // the largest claimant envelope (kLoneFirstOverClaimants)
         for (std::size_t t = 0; t < count && p.claimed && p.own; ++t) {
             if (&strings[t] == this) continue;
-            const Claimant c = strings[t].claimant();
+            const Claimant c = strings[t].claimant(collisionHz);
             if (!c.s) continue;
-            const int j = c.s->partialNear(p.frequency, collisionHz);
+            const int j = c.s->partialNear(p.frequency, c.collisionHz);
             if (j == 0) continue;
             const double envelope = c.scale * c.s->envelopeAt(j);
             p.own = p.magnitude > kOwnOverEnvelope * envelope;
             // Kept by both? Then it goes to the one whose envelope explains it (kRivalEnvelopeRatio).
             if (p.own && envelope > kRivalEnvelopeRatio * envelopeAt(p.k)) {
-                const FoundPartial *theirs = c.s->foundNear(j, p.frequency, collisionHz);
+                const FoundPartial *theirs = c.s->foundNear(j, p.frequency, c.collisionHz);
                 p.own = !(theirs && c.scale * theirs->magnitude > kOwnOverEnvelope * envelopeAt(p.k));
             }
             claimant = std::max(claimant, envelope);
@@ -286,7 +294,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     clean_ = clean;
     bool onSeries = false;  // see kSeriesCents
     for (std::size_t t = 0; t < count && !onSeries; ++t) {
-        const Claimant c = strings[t].claimant();
+        const Claimant c = strings[t].claimant(collisionHz);
         onSeries = &strings[t] != this && c.s && onSeriesOf(fit_.f1, c.s->fit_.f1);
     }
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, won, wonLow, onSeries, wasHeard_, oddPeak,

@@ -125,24 +125,32 @@ public:
         if (!tracked_ && other.heard_) previous_ = other.fit_;
     }
     /// The same string in the long frames' pass (`other`), which claims other strings' peaks for this one
-    /// in this pass while this pass's search does not ground it and `other` is heard (claimant); `scale`
-    /// turns its magnitudes into this pass's. nullptr: nobody stands in. PolyAnalyser.cpp sets it for a
-    /// string the long frames have heard for kSeedAfterSeconds since the last attack. A low string the
-    /// short frames cannot ground (a five- or six-string bass's B0, 10 Hz from E1, inside one main lobe of
-    /// the 0.25 s frames) otherwise claims nothing there, and a string on its series takes its partials:
-    /// strums.py's muted other-tunings strum bass6 201 reported its muted C3 on B0's 4th and 8th partials
-    /// (−121 ¢) to the end (PolyTests: aSixStringBassesMutedC3IsNotRead…, which fails without it).
-    /// Measured with strums.py's tuning part, without / with: the other tunings' sounding string-hops not
-    /// heard 2.02 / 1.79 % (5-string bass's B0 and E1 28 and 26 / 26 and 20 %, 6-string's 28 and 32 / 22
-    /// and 28 %), p95 0.906 / 0.798 ¢, readings over 10 ¢ off 97 / 49 (the basses' 45 + 17 / 7 + 7); muted
-    /// other-tunings strings reported 1.24 / 1.14 %; FluidR3 sounding string-hops not heard 3.73 / 3.77 %,
-    /// p95 5.00 / 5.20 ¢; silent strings on the weak-fundamental set's FluidR3 renders 3.69 / 3.66 %
-    /// (Benchmarks/weak_fundamental.py, played heard 91.74 % both), on the real recordings' development
-    /// half 0.76 % both (Benchmarks/poly_real.py); every guitar figure the same. Standing in from the long
-    /// frames' first hop heard: FluidR3 3.78 % / 5.35 ¢, the weak set's played notes heard 91.60 %.
-    void standBy(const StringPartials *other, double scale) {
+    /// in this pass while this pass's search does not ground it and `other` is heard (claimant), within
+    /// `collisionHz`, the long frames' own collision distance; `scale` turns its magnitudes into this
+    /// pass's. nullptr: nobody stands in. PolyAnalyser.cpp sets it for a string the long frames have heard
+    /// for kSeedAfterSeconds since the last attack. A low string the short frames cannot ground (a five- or
+    /// six-string bass's B0, 10 Hz from E1, inside one main lobe of the 0.25 s frames) otherwise claims
+    /// nothing there, and a string on its series takes its partials: strums.py's muted other-tunings strum
+    /// bass6 201 reported its muted C3 on B0's 4th and 8th partials (−121 ¢) to the end (PolyTests:
+    /// aSixStringBassesMutedC3IsNotRead…, which fails without it). Within the long frames' collision
+    /// distance, not this pass's: at the short frames' 12 Hz, B0's stand-in claimed E1's 1st partial 10 Hz
+    /// from its own, which the long frames part, and a fresh 5-string strum (strums.py's other-tunings
+    /// generator, seed 60, in neither part) lost E1 on 179 of its 186 steady hops instead of 8.
+    /// Measured with strums.py's tuning part, without / with (at the short frames' collision distance /
+    /// at the long frames'): the other tunings' sounding string-hops not heard 2.02 / 1.79 / 1.92 %, p95
+    /// 0.906 / 0.798 / 0.841 ¢, readings over 10 ¢ off 97 / 49 / 56; muted other-tunings strings reported
+    /// 1.24 / 1.14 / 1.14 %; FluidR3 sounding string-hops not heard 3.73 / 3.77 / 3.77 %, p95 5.00 / 5.20 /
+    /// 5.20 ¢; silent strings on the weak-fundamental set's FluidR3 renders 3.69 / 3.66 / 3.68 %
+    /// (Benchmarks/weak_fundamental.py, played heard 91.74 % at each), on the real recordings' development
+    /// half 0.76 % at each (Benchmarks/poly_real.py); every guitar figure the same. On fresh draws in
+    /// neither part (the other-tunings generator's seeds 60–67, with kRivalEnvelopeRatio): not heard 1.75 %
+    /// without, 1.83 % at the short frames' distance, 1.65 % at the long frames'. Standing in from the long
+    /// frames' first hop heard (at the short frames' distance): FluidR3 3.78 % / 5.35 ¢, the weak set's
+    /// played notes heard 91.60 %.
+    void standBy(const StringPartials *other, double scale, double collisionHz) {
         standIn_ = other;
         standInScale_ = scale;
+        standInCollisionHz_ = collisionHz;
     }
     /// Forgets the reading the next search would start from.
     void forget() {
@@ -210,8 +218,9 @@ private:
     struct Claimant {
         const StringPartials *s;
         double scale;
+        double collisionHz;
     };
-    Claimant claimant() const;
+    Claimant claimant(double collisionHz) const;
     /// Its found partial number k within collisionHz of `frequency`; nullptr when there is none.
     const FoundPartial *foundNear(int k, double frequency, double collisionHz) const;
     /// Whether another string of `strings` with a claimant puts a partial within collisionHz of `frequency`.
@@ -260,6 +269,7 @@ private:
     OthersSeries followed_;  // every other followed string (set by search)
     const StringPartials *standIn_ = nullptr;  // see standBy
     double standInScale_ = 1;
+    double standInCollisionHz_ = 0;
 };
 
 } // namespace ctuner

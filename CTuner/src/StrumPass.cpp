@@ -36,7 +36,8 @@ double partialLimitHz(double fs) { return std::min(kPartialLimitOfRate * fs, kPa
 StrumPass::StrumPass(std::vector<StringPartials> s, double sampleRate, double frameSeconds, bool isLong)
     : strings(std::move(s)), fs(sampleRate), frame(frameLength(sampleRate, frameSeconds)),
       advance(advanceLength(sampleRate, frameSeconds)), frames(sampleRate, frame, frame),
-      toAmplitude(2.0 / (WindowCache::kCoherentGain * double(frame))), longFrames(isLong) {}
+      toAmplitude(2.0 / (WindowCache::kCoherentGain * double(frame))), collisionHz(kCollisionBins * (sampleRate / double(frame))),
+      longFrames(isLong) {}
 
 void StrumPass::run(const Ring &history) {
     RealFFT &f = frames.fftFor(frame);
@@ -53,7 +54,7 @@ void StrumPass::run(const Ring &history) {
     }
     attack = newer > kAttackEnergyRise * older;
     const double frameBinHz = fs / double(frame);
-    SharedSpectrum shared{&frames, &f, advance, binHz, frameBinHz, kCollisionBins * frameBinHz,
+    SharedSpectrum shared{&frames, &f, advance, binHz, frameBinHz, collisionHz,
                           frames.noiseFloor(bins, binHz), *std::max_element(m.begin() + 1, m.begin() + limitBin + 1),
                           limit, attack, older > 0 && newer > 0 ? 10 * std::log10(newer / older) : 0, longFrames};
     StringPartials *all = strings.data();

@@ -35,6 +35,7 @@ struct StrumPass {
     double binHz = 0;     // of its spectrum (set by run)
     std::size_t bins = 0; // of its spectrum (set by run)
     double toAmplitude;   // a partial's magnitude × this = the amplitude of its sinusoid
+    double collisionHz;   // two partials closer than this are one peak to it (kCollisionBins)
     bool longFrames;
 };
 

@@ -694,8 +694,7 @@ TEST(aSixStringBassesMutedC3IsNotReadOnTheLowBsFourthPartialOnceTheLongFramesHea
     // partials were nobody's there, and the muted C3 read B0's 4th and 8th (122.2 Hz, −121 ¢) as its own
     // 1st and 2nd until the end. The long frames hear B0, and once they have for kSeedAfterSeconds they
     // claim its partials in the short frames too (StringPartials::standBy): C3 is reported up to 0.73 s,
-    // not after. Measured without the stand-in: C3 on 28.8 % of all hops, on 1.73–2.49 s among them; B0
-    // heard on 83 % of the hops from 1.0 s (94 % with it).
+    // not after. Without the stand-in: on 28.8 % of all hops, on 26 % from 0.8 s.
     const std::vector<double> bass6 = tuningOf({23, 28, 33, 38, 43, 48});
     auto strings = drawnStrumOf(bass6, /* cents */ {-17.42, -28.56, -19.51, -22.24, 12.87, -14.55},
                                 /* B */ {8.511e-05, 1.778e-4, 6.588e-05, 0, 1.475e-4, 0},
@@ -706,8 +705,6 @@ TEST(aSixStringBassesMutedC3IsNotReadOnTheLowBsFourthPartialOnceTheLongFramesHea
     auto hops = analyse(bass6, strums::strum(strings, kFs, 2.5, 0.0015));
     const double c3 = heardShare(hops, 5, 0.8);
     CHECK(c3 == 0, "the muted C3 was heard on %.1f %% of the hops from 0.8 s", 100 * c3);
-    const double b0 = heardShare(hops, 0, 1.0), worst = maxAbsCents(hops, 0, strings[0].frequency, 1.0);
-    CHECK(b0 >= 0.9 && worst <= 0.5, "B0: heard on %.0f %% of the hops from 1.0 s, worst %.3f ¢", 100 * b0, worst);
 }
 
 TEST(aSevenStringGuitarsMutedE4IsNotHeardOnAPeakB3sEnvelopeExplains) {
