@@ -1,0 +1,105 @@
+"""Development draws in neither part of `strums.py` (issue 15, stop 33): fresh strums to check a change on
+before the holdout is scored, so a change that only fits the tuning part shows without looking at the
+holdout. Built once into `Benchmarks/out/fresh/` (soundfont renders and WAVs; delete it to rebuild):
+
+- FluidR3 strums, seeds 500–529 (±30 cents) and 600–619 (near in tune, ±4 cents);
+- TimGM6mb and MuseScore General Lite strums, seeds 500–509 (±30 cents);
+- the other-tunings generator, seeds 60–67 on every preset, and with one or two strings muted, seeds
+  400–405 (strums.py's parts use 0–11 / 100–103 and 200–205 / 300–301; the fixtures, 20).
+
+The soundfont truth is each render's reading by `--truth BIN` (default: the first `--ours`), the same for
+every binary compared. Printed per set and binary: sounding string-hops not heard, the p95 and median of
+the per-string error (a miss counts as infinite, as in strums.py), readings over 10 cents off, and muted
+strings reported; `--per-file`, the strums on which the binaries differ.
+
+    Benchmarks/out/venv/bin/python Benchmarks/strums_fresh.py --ours BIN [--ours BIN2 …] [--per-file]
+"""
+
+import argparse
+import os
+import pickle
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import numpy as np  # noqa: E402
+import strums  # noqa: E402
+
+OUT = os.path.join(HERE, "out", "fresh")
+SOUNDFONT_SETS = [("FluidR3 fresh", "fluidr3", range(500, 530), strums.DETUNE_CENTS),
+                  ("FluidR3 near in tune fresh", "fluidr3", range(600, 620), strums.NEAR_IN_TUNE_CENTS),
+                  ("TimGM6mb fresh", "timgm6mb", range(500, 510), strums.DETUNE_CENTS),
+                  ("MuseScore fresh", "msgeneral", range(500, 510), strums.DETUNE_CENTS)]
+OTHER_SEEDS, MUTED_SEEDS = range(60, 68), range(400, 406)
+
+
+def build(truth_binary):
+    """(set, file, truth, strum, levels, preset, targets) for every fresh strum, written under OUT."""
+    os.makedirs(OUT, exist_ok=True)
+    cache = os.path.join(OUT, "jobs.pkl")
+    if os.path.exists(cache):
+        with open(cache, "rb") as f:
+            return pickle.load(f)
+    jobs, fonts = [], {}
+    for label, font, seeds, spread in SOUNDFONT_SETS:
+        if font not in fonts:
+            renders = strums.soundfont_strings(OUT, font)
+            fonts[font] = (renders, {p: [strums.reference(truth_binary, renders[p][i], OUT, f"ref{font}{p}_{i}.wav")
+                                         for i in range(6)] for p in renders})
+        for seed in seeds:
+            x, truth, strum, levels = strums.soundfont(seed, *fonts[font], font, [], spread)
+            name = f"f{font}{seed}.wav"
+            strums.write_wav(os.path.join(OUT, name), x)
+            jobs.append((label, name, truth, strum, levels, "guitar", None))
+    for preset, targets in strums.other_tunings(truth_binary).items():
+        for label, seeds, muted in (("other tunings fresh", OTHER_SEEDS, False), ("muted other tunings fresh", MUTED_SEEDS, True)):
+            for seed in seeds:
+                x, truth, strum, levels = strums.synthetic(seed, 40, muted=1 + seed % 2 if muted else 0, targets=targets)
+                name = f"{'u' if muted else 't'}{preset}{seed}.wav"
+                strums.write_wav(os.path.join(OUT, name), x)
+                jobs.append((label, name, truth, strum, levels, preset, targets))
+    with open(cache, "wb") as f:
+        pickle.dump(jobs, f)
+    return jobs
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ours", action="append", required=True, help="a tuner binary (repeat to compare)")
+    ap.add_argument("--truth", help="the binary whose readings of each render are the soundfont truth")
+    ap.add_argument("--per-file", action="store_true", help="print the strums on which the binaries differ")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    jobs = build(args.truth or args.ours[0])
+
+    def one(task):
+        binary, (label, name, truth, strum, levels, preset, targets) = task
+        hops, _, _ = strums.run(binary, os.path.join(OUT, name), preset)
+        errors, muted_total, muted_reported, _, _, _ = strums.score(hops, truth, strum, levels, targets)
+        return binary, label, name, np.array(errors), muted_total, muted_reported
+
+    with ThreadPoolExecutor(args.jobs) as ex:
+        results = list(ex.map(one, [(b, j) for b in args.ours for j in jobs]))
+    for label in dict.fromkeys(j[0] for j in jobs):
+        for binary in args.ours:
+            rs = [r for r in results if r[0] == binary and r[1] == label]
+            e = np.concatenate([r[3] for r in rs])
+            finite = e[np.isfinite(e)]
+            muted_total, muted_reported = sum(r[4] for r in rs), sum(r[5] for r in rs)
+            muted = f", muted reported {100 * muted_reported / muted_total:.2f} %" if muted_total else ""
+            print(f"{label} ({len(rs)} strums), {binary}: not heard {100 * np.mean(~np.isfinite(e)):.2f} %, "
+                  f"p95 {np.percentile(e, 95, method='higher'):.3f} ¢, median {np.median(e):.3f} ¢, "
+                  f"over 10 ¢ off {int(np.sum(finite > strums.WRONG_CENTS))}{muted}")
+    if args.per_file:
+        for name in dict.fromkeys(r[2] for r in results):
+            cells = []
+            for binary in args.ours:
+                r = next(x for x in results if x[0] == binary and x[2] == name)
+                cells.append(f"not heard {100 * np.mean(~np.isfinite(r[3])):.1f} %, muted reported {r[5]}")
+            if len(set(cells)) > 1:
+                print(name, " | ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
