@@ -240,9 +240,10 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
             const double envelope = c.scale * c.s->envelopeAt(j);
             p.own = p.magnitude > kOwnOverEnvelope * envelope;
             // Kept by both? Then it goes to the one whose envelope explains it (kRivalEnvelopeRatio).
-            if (p.own && envelope > kRivalEnvelopeRatio * envelopeAt(p.k)) {
+            const double mine = p.own ? envelopeAt(p.k) : 0;
+            if (p.own && envelope > kRivalEnvelopeRatio * mine) {
                 const FoundPartial *theirs = c.s->foundNear(j, p.frequency, c.collisionHz);
-                p.own = !(theirs && c.scale * theirs->magnitude > kOwnOverEnvelope * envelopeAt(p.k));
+                p.own = !(theirs && c.scale * theirs->magnitude > kOwnOverEnvelope * mine);
             }
             claimant = std::max(claimant, envelope);
             offClaimant = std::min(offClaimant, std::abs(p.frequency - seriesAt(j, c.s->fit_)));
