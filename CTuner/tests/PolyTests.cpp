@@ -74,6 +74,12 @@ void checkHeardAndOnPitch(const std::vector<Hop> &hops, const std::vector<strums
           "%s: heard on %.0f %% of the hops from %.1f s, median %.3f ¢, worst %.3f ¢", name, 100 * heard, from, m, worst);
 }
 
+/// String i (`name`), muted in the strum, heard on at most 1 % of the hops.
+void checkMutedNotHeard(const std::vector<Hop> &hops, std::size_t i, const char *name) {
+    const double heard = heardShare(hops, i, 0);
+    CHECK(heard <= 0.01, "the muted %s was heard on %.1f %% of the hops", name, 100 * heard);
+}
+
 /// Every string heard on at least `minHeard` of the hops after `from` seconds, its median reading
 /// within `bound(i)` cents of its own frequency.
 template <class Bound>
@@ -722,8 +728,7 @@ TEST(aSevenStringGuitarsMutedE4IsNotHeardOnAPeakB3sEnvelopeExplains) {
                                 /* start (s) */ {0, 0.000665, 0.002745, 0.002789, 0.005806, 0.009343, 0.0113});
     strings[2].amplitude = strings[6].amplitude = 0;
     auto hops = analyse(guitar7, strums::strum(strings, kFs, 2.5, 0.0015));
-    const double e4 = heardShare(hops, 6, 0);
-    CHECK(e4 <= 0.01, "the muted E4 was heard on %.1f %% of the hops", 100 * e4);
+    checkMutedNotHeard(hops, 6, "E4");
     checkHeardAndOnPitch(hops, strings, 5, "B3", 0.5, 0.99);
 }
 
@@ -802,8 +807,7 @@ TEST(aMutedOpenDsD4IsNotHeardOnWhatD2AndD3PutAtItsFirstPartial) {
                                 /* start (s) */ {0, 0.005515, 0.006553, 0.009888, 0.009916, 0.01384});
     strings[5].amplitude = 0;
     auto hops = analyse(openD, strums::strum(strings, kFs, 2.5, 0.0015));
-    const double heard = heardShare(hops, 5, 0);
-    CHECK(heard <= 0.01, "the muted D4 was heard on %.1f %% of the hops", 100 * heard);
+    checkMutedNotHeard(hops, 5, "D4");
     checkHeardAndOnPitch(hops, strings, 0, "D2", 0.5, 0.99);
 }
 
@@ -820,7 +824,6 @@ TEST(aMutedDropCsD4IsNotHeardOnTheGTwosThirdPartial) {
                                 /* start (s) */ {0, 0.00373, 0.01109, 0.01629, 0.01953, 0.0221});
     strings[5].amplitude = 0;
     auto hops = analyse(dropC, strums::strum(strings, kFs, 2.5, 0.0015));
-    const double heard = heardShare(hops, 5, 0);
-    CHECK(heard <= 0.01, "the muted D4 was heard on %.1f %% of the hops", 100 * heard);
+    checkMutedNotHeard(hops, 5, "D4");
     checkHeardAndOnPitch(hops, strings, 1, "G2", 0.5, 0.99);
 }
