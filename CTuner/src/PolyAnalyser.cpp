@@ -116,6 +116,29 @@ constexpr double kLongAfterAttackSeconds = 0.5;
 /// (cleanCount): 3.37 %, but a faint string alone, whose short frames find its 1st and 2nd partials and no
 /// more, was established on the long frames (PolySilenceTests: aStringFaintOverTheNoiseDoesNotStart…
 /// fails).
+///
+/// Nor where the long frames part the string's 1st partial from every other string's series (found, its
+/// own, claimed by none: firstPartialClear) and the short frames do not, and do not hear it: a B3 20 ¢
+/// flat lies 6 Hz under the low E's 3rd partial, one peak in the 0.25 s frames, and the short frames' search
+/// for it rests on its higher partials, which the other strings share; it stays within kDisagreeCents of
+/// the long frames' reading, so it did not count as placed elsewhere (strums_fresh.py's FluidR3 strum 519,
+/// now the fixture Tests/Fixtures/strums/fluidr3_nylon_strum_519.flac: its B3, read to 1.2 ¢ by the long
+/// frames, was heard on none of the 69 hops from 0.72 to 1.4 s, now 27; PolyCLITests:
+/// aNylonB3WhoseFirstPartialOnlyTheLongFramesPart…). Such hops count from the attack on, not only once
+/// past it (kLongAfterAttackSeconds): the 1st partial apart from every other series is what a muted string
+/// on another string's series has not, and a 5- or 6-string bass's B0 and E1, parted there only by the
+/// long frames, were first reported 0.8 s after the strum's attack instead of 0.5 s (PolyTests:
+/// aFiveStringBassesLowBWhoseFirstPartial…, B0 from 1.04 → 0.76 s). Counted from the attack without
+/// that partial, strums.py's muted tuning strum 13 (Tests/Fixtures/strums/synthetic_strum_13_a2_e4_muted.flac)
+/// reported its muted E4, on the low E's series, on 8 hops from 0.82 s (PolyCLITests:
+/// aMutedHighEOnTheLowEsSeries…), and the muted other-tunings strums' muted strings 0.82 → 0.89 %.
+/// Measured, before → the 1st-partial rule → counted from the attack: strums_fresh.py's FluidR3 not
+/// heard 3.93 → 3.80 → 3.77 % (p95 5.08 → 4.85 → 4.84 ¢), other tunings 1.54 → 1.49 → 1.14 %;
+/// strums.py's tuning part, other tunings 1.84 → 1.80 → 1.43 % (p95 0.772 → 0.755 → 0.645 ¢; the
+/// 6-string bass's B0 25 → 24 → 15 %, E1 24 → 22 → 13 %), muted strings reported unchanged (0.01 %
+/// guitar, 0.82 % other tunings); the weak-fundamental set's silent strings 3.63 → 3.65 → 3.65 %, its
+/// played notes and the real recordings' development half (0.67 %) unchanged; every guitar and
+/// FluidR3 figure of the tuning part the same.
 constexpr double kEstablishedSeconds = 0.3;
 /// A string the short frames do not follow and place elsewhere (their search ending more than
 /// kDisagreeCents from the long frames' reading, or nowhere), which the long frames have heard for longer
@@ -171,6 +194,13 @@ std::size_t hopLength(const ct_config &c) { return std::size_t(std::lround(c.sam
 bool placedElsewhere(const StringPartials &shortFrames, const StringPartials &longFrames) {
     return shortFrames.frequency() <= 0 ||
            std::abs(centsBetween(shortFrames.frequency(), longFrames.frequency())) > kDisagreeCents;
+}
+
+/// Whether a string's 1st partial was found, is its own, and lies on no other string's series.
+bool firstPartialClear(const StringPartials &s) {
+    for (std::size_t j = 0; j < s.partialCount(); ++j)
+        if (s.partials()[j].k == 1) return s.partials()[j].own && !s.partials()[j].claimed;
+    return false;
 }
 
 std::vector<StringPartials> checkedStrings(const ct_config &c, const double *targets, std::size_t count) {
@@ -288,9 +318,11 @@ void PolyAnalyser::analyse() {
         SinceAttack &a = since_[i];
         a.heardInARow = s.heard() ? a.heardInARow + 1 : 0;
         // Where the short frames have no reading of their own to set against the long frames' (kEstablishedSeconds).
+        const bool longFirstApart = firstPartialClear(l);
         const bool shortElsewhere = s.unclaimedCount() == 0 ||
-                                    (!s.heard() && (placedElsewhere(s, l) || s.ownCount() < kMinOwnPartials));
-        a.onlyLongInARow = longPastAttack && l.heard() && shortElsewhere ? a.onlyLongInARow + 1 : 0;
+                                    (!s.heard() && (placedElsewhere(s, l) || s.ownCount() < kMinOwnPartials ||
+                                                    (longFirstApart && !firstPartialClear(s))));
+        a.onlyLongInARow = (longPastAttack || longFirstApart) && l.heard() && shortElsewhere ? a.onlyLongInARow + 1 : 0;
         a.established = a.established || a.heardInARow >= establishedHops_ || a.onlyLongInARow >= establishedHops_;
         // Damped by the short frames' reading only where it is the string's: a search that has wandered off
         // it (placed more than kDisagreeCents from the long frames' reading, or nowhere) measures the fall of

@@ -228,6 +228,34 @@ import TunerMusic
         #expect(off.isEmpty, "B3 readings more than 6 cents from its truth (-2.1): \(off)")
     }
 
+    @Test func aNylonB3WhoseFirstPartialOnlyTheLongFramesPartIsHeardOnTheirReading() throws {
+        // The first 1.5 s of a FluidR3 strum drawn in neither strums.py part (Benchmarks/strums_fresh.py's
+        // seed 519; Tests/Fixtures/strums): B3 20.4 cents flat, its 1st partial 6 Hz under E2's 3rd, one peak
+        // in the 0.25 s frames, parted by the 0.5 s frames, which read B3 to about a cent. The short frames'
+        // search for B3 stayed near that reading on its shared higher partials and did not hear it, so it was
+        // never established: heard on none of the hops from 0.72 to 1.4 s. Such hops now count as ones where
+        // the short frames have no reading of their own (CTuner/src/PolyAnalyser.cpp: kEstablishedSeconds): 33.
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/fluidr3_nylon_strum_519.flac").path
+        let span = try Self.lines(path).filter { $0.time >= 0.72 && $0.time <= 1.4 }
+        let b3 = span.compactMap { $0.cents(4) }
+        #expect(span.count >= 65 && b3.count >= 24, "B3 heard on \(b3.count) of \(span.count) hops from 0.72 to 1.4 s")
+        let off = b3.filter { abs($0 - -20.4) > 3 }
+        #expect(off.isEmpty, "B3 readings more than 3 cents from its truth (-20.4): \(off)")
+    }
+
+    @Test func aMutedHighEOnTheLowEsSeriesIsNotEstablishedInTheAttack() throws {
+        // The first 1.5 s of strums.py's muted tuning strum 13 (Tests/Fixtures/strums): A2 and E4 muted, E2
+        // 13 cents flat, so the muted E4's 1st partial would lie on E2's 4th. The long frames' hops count
+        // toward establishing a string the short frames do not hear from the strum's attack on only where
+        // they part its 1st partial from every other string's series (CTuner/src/PolyAnalyser.cpp:
+        // kEstablishedSeconds); counted from the attack for every string, E4 was reported on 8 hops from
+        // 0.82 s.
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_strum_13_a2_e4_muted.flac").path
+        let lines = try Self.lines(path)
+        let e4 = lines.filter { $0.cents(5) != nil }.map(\.time), a2 = lines.filter { $0.cents(1) != nil }.map(\.time)
+        #expect(lines.count >= 140 && e4.isEmpty && a2.isEmpty, "the muted E4 reported at \(e4), A2 at \(a2) (of \(lines.count) hops)")
+    }
+
     @Test func aHighEReadOnTheLowEsSeriesByTheShortFramesTakesTheLongFramesReading() throws {
         // The first second of strums.py's FluidR3 strum 201 (nylon guitar; Tests/Fixtures/strums): its
         // E4 is 24.2 cents flat, 8 Hz under E2's 4th partial. The short frames read it on E2's 4th, 8th, …
