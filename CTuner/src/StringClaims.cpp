@@ -300,7 +300,7 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
     }
     const PresenceEvidence evidence{own, lowest, lowFound, clean, cleanLow, won, wonLow, onSeries, wasHeard_, oddPeak,
                                     nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_,
-                                    firstOverClaimants, hidden};
+                                    firstOverClaimants, hidden, shortFrames_};
     heard_ = presentBy(evidence);
     damped_ = own > 0 && dampedBy(evidence);
     if (heard_) {

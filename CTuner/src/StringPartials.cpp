@@ -270,6 +270,7 @@ double StringPartials::coarse(const SharedSpectrum &s, const OthersPartials *lef
 void StringPartials::search(const SharedSpectrum &s, const StringPartials *strings, std::size_t count) {
     guarded_ = s.attack && !heard_;
     wasHeard_ = heard_;
+    shortFrames_ = !s.longFrames;
     heardRun_ = heard_ ? heardRun_ + 1 : 0;
     hopsSinceReported_ = heard_ ? 0 : std::min(hopsSinceReported_, kNeverReported - 1) + 1;
     series_.count = followed_.count = 0;  // see kApartFromSeriesPartials

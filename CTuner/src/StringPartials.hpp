@@ -257,6 +257,7 @@ private:
     bool heard_ = false;
     bool guarded_ = false;  // in an attack and not reported the hop before (set by search)
     bool wasHeard_ = false; // reported the hop before (set by search)
+    bool shortFrames_ = false;  // this hop's spectrum is the short frames' (set by search; kHeldCleanPartials)
     bool tracked_ = false;  // heard by the rules without the attack guard: followed to the next hop
     double ownEnergy_ = 0, clarity_ = 0;
     double ownFallDb_ = 0;

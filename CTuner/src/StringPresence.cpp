@@ -13,7 +13,8 @@ bool presentBy(const PresenceEvidence &e) {
     const bool loudEnough = e.ownPeak >= e.strongest * std::pow(10.0, -kUnderStrongestDb / 20) &&
                             (e.wasHeard || e.ownPeak >= e.floor * std::pow(10.0, kOwnOverFloorDb / 20));
     const std::size_t clean = (e.wasHeard ? e.clean : e.cleanLow) + (e.onSeries ? (e.wasHeard ? e.won : e.wonLow) : 0);
-    const bool grounded = e.lowest <= kLowestOwnPartial || (e.lowFound && clean >= kMinCleanPartials);
+    const bool held = e.wasHeard && e.shortFrames && clean >= kHeldCleanPartials;
+    const bool grounded = e.lowest <= kLowestOwnPartial || (e.lowFound && clean >= kMinCleanPartials) || held;
     const bool loneFirst = e.own == 1 && e.firstOverClaimants && e.hidden >= kLoneFirstHiddenPartials &&
                            e.ownPeak >= e.anyPeak * std::pow(10.0, -kLoneFirstUnderStrongestDb / 20);
     const bool enoughOwn = e.own >= kMinOwnPartials || loneFirst;

@@ -69,6 +69,32 @@ TEST(aStringHeardTheHopBeforeStaysOnItsCleanPartials) {
     CHECK(!presentBy(e), "no 1st or 2nd partial found at all");
 }
 
+TEST(aStringHeardBeforeIsHeldOnFourCleanPartialsInTheShortFrames) {
+    // Neither its 1st nor its 2nd partial found (lost into a louder string's main lobe): held by the short
+    // frames on kHeldCleanPartials clean ones, not on one fewer, not by the long frames, nor to start.
+    PresenceEvidence e = sounding();
+    e.lowest = 4;
+    e.lowFound = false;
+    e.wasHeard = true;
+    e.shortFrames = true;
+    e.clean = kHeldCleanPartials;
+    CHECK(presentBy(e), "heard before, in the short frames, %zu clean partials", e.clean);
+    e.clean = kHeldCleanPartials - 1;
+    CHECK(!presentBy(e), "one clean partial too few");
+    e.clean = kHeldCleanPartials;
+    e.shortFrames = false;
+    CHECK(!presentBy(e), "in the long frames");
+    e.shortFrames = true;
+    e.wasHeard = false;
+    e.cleanLow = kHeldCleanPartials;
+    CHECK(!presentBy(e), "not heard the hop before");
+    e.wasHeard = true;
+    e.clean = 0;
+    e.onSeries = true;
+    e.won = kHeldCleanPartials;
+    CHECK(presentBy(e), "on another string's series, %zu partials won off its frequencies", e.won);
+}
+
 TEST(aStringStartsOnCleanPartialsOnlyAmongItsLowest) {
     PresenceEvidence e = sounding();
     e.lowest = 3;  // 1st and 2nd found but left to another string
