@@ -123,7 +123,7 @@ constexpr double kLongAfterAttackSeconds = 0.5;
 /// for it rests on its higher partials, which the other strings share; it stays within kDisagreeCents of
 /// the long frames' reading, so it did not count as placed elsewhere (strums_fresh.py's FluidR3 strum 519,
 /// now the fixture Tests/Fixtures/strums/fluidr3_nylon_strum_519.flac: its B3, read to 1.2 ¢ by the long
-/// frames, was heard on none of the 69 hops from 0.72 to 1.4 s, now 27; PolyCLITests:
+/// frames, was heard on none of the 69 hops from 0.72 to 1.4 s, now on 33 (27 by this rule alone); PolyCLITests:
 /// aNylonB3WhoseFirstPartialOnlyTheLongFramesPart…). Such hops count from the attack on, not only once
 /// past it (kLongAfterAttackSeconds): the 1st partial apart from every other series is what a muted string
 /// on another string's series has not, and a 5- or 6-string bass's B0 and E1, parted there only by the

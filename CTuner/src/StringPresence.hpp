@@ -51,18 +51,19 @@ inline constexpr int kCleanStartHighestPartial = 8;
 /// kSeriesCents). A B3 or E4 whose 1st partial lies a few hertz from E2's 3rd or 4th, 20–30 dB under
 /// the loudest string as it decays, loses that partial into the low string's main lobe in the 0.25 s
 /// frames from hop to hop while its higher partials stand clear, and was lost there each time: a fresh
-/// FluidR3 strum's E4 (Tests/Fixtures/strums/fluidr3_nylon_strum_515.flac), 19 cents flat, 8 Hz under
+/// FluidR3 strum's E4 (Tests/Fixtures/strums/fluidr3_nylon_strum_515.flac), 19.9 cents flat, 8 Hz under
 /// E2's 4th, was heard on 48 of the 96 hops from 0.6 to 1.55 s, now on all of them (PolyCLITests:
 /// aNylonE4WhoseFirstPartialComesAndGoesBesideTheLowEsFourthIsHeldOnItsCleanPartials). Not in the long
-/// frames, which part such a partial more often: there the hold gained a few FluidR3 string-hops and
-/// reported the weak-fundamental set's silent strings more. Measured without / at 3 / 4 / 5
+/// frames, which part such a partial more often: there the hold (at 3) gained a few FluidR3 string-hops
+/// (strums_fresh.py: not heard 3.77 → 3.74 %) and reported the weak-fundamental set's silent strings more
+/// (3.65 → 3.75 %). Measured without / at 3 / 4 / 5
 /// (strums_fresh.py: FluidR3 not heard 3.77 / 3.43 / 3.57 / 3.60 %, p95 4.84 / 4.26 / 4.48 / 4.57 ¢,
 /// MuseScore 4.24 / 3.53 / 3.58 / 3.60 %; strums.py's tuning part: FluidR3 3.63 / 3.53 / 3.57 / 3.63 %,
 /// p95 4.68 / 4.50 / 4.64 / 4.68 ¢, muted other-tunings strings reported 0.82 / 0.86 / 0.82 / 0.82 %;
 /// the weak-fundamental set's FluidR3 renders, silent strings 3.65 / 3.70 / 3.67 / 3.65 %, played notes
 /// heard 91.74 / 91.77 / 91.72 / 91.75 %; the real recordings' development half 0.67 % at each; every
 /// guitar synthetic, muted and damped figure the same). At 3 a muted G2 on a 5-string bass's B0 (strums.py's
-/// muted other-tunings strum bass5 204) was held 14 hops longer; 4 keeps the muted strings' figure and the
+/// muted other-tunings strum bass5 204) was held 14 hops longer; 4 keeps the muted strings' figure and
 /// most of the gain. PresenceTests: aStringHeardBeforeIsHeldOnFourCleanPartialsInTheShortFrames brackets it.
 inline constexpr std::size_t kHeldCleanPartials = 4;
 /// A string with only its 1st partial its own is heard when that 1st partial stands well over what each

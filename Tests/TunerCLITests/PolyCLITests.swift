@@ -51,6 +51,19 @@ import TunerMusic
         return try result.stdout.split(separator: "\n").map(Line.init)
     }
 
+    /// A fixture strum's string `i` (`name`): heard on at least `minHeard` of the lines from `from` to `to`
+    /// seconds (of at least `minSpan`), every reading within `within` cents of its truth.
+    static func checkHeardNearTruth(_ fixture: String, string i: Int, _ name: String, from: Double, to: Double,
+                                    minSpan: Int, minHeard: Int, truth: Double, within: Double) throws {
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/\(fixture)").path
+        let span = try lines(path).filter { $0.time >= from && $0.time <= to }
+        let cents = span.compactMap { $0.cents(i) }
+        #expect(span.count >= minSpan && cents.count >= minHeard,
+                "\(name) heard on \(cents.count) of \(span.count) hops from \(from) to \(to) s")
+        let off = cents.filter { abs($0 - truth) > within }
+        #expect(off.isEmpty, "\(name) readings more than \(within) cents from its truth (\(truth)): \(off)")
+    }
+
     /// String i's median cents over the lines from `from` seconds, and the share of them it was heard on.
     static func median(_ lines: [Line], _ i: Int, from: Double = 0.6) -> (cents: Double?, heard: Double) {
         let after = lines.filter { $0.time >= from }
@@ -220,12 +233,8 @@ import TunerMusic
         // at 0.34 s and measured a fall there, and the damped mark, held until the next attack, kept back
         // the long frames' readings of B3: heard on 14 of the 81 hops from 0.9 to 1.7 s. A damped mark now
         // needs the short frames' reading to be the string's (CTuner/src/PolyAnalyser.cpp): 37.
-        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/fluidr3_nylon_strum_609.flac").path
-        let span = try Self.lines(path).filter { $0.time >= 0.9 && $0.time <= 1.7 }
-        let b3 = span.compactMap { $0.cents(4) }
-        #expect(span.count >= 80 && b3.count >= 30, "B3 heard on \(b3.count) of \(span.count) hops from 0.9 to 1.7 s")
-        let off = b3.filter { abs($0 - -2.1) > 6 }
-        #expect(off.isEmpty, "B3 readings more than 6 cents from its truth (-2.1): \(off)")
+        try Self.checkHeardNearTruth("fluidr3_nylon_strum_609.flac", string: 4, "B3", from: 0.9, to: 1.7, minSpan: 80,
+                                     minHeard: 30, truth: -2.1, within: 6)
     }
 
     @Test func aNylonB3WhoseFirstPartialOnlyTheLongFramesPartIsHeardOnTheirReading() throws {
@@ -235,12 +244,8 @@ import TunerMusic
         // search for B3 stayed near that reading on its shared higher partials and did not hear it, so it was
         // never established: heard on none of the hops from 0.72 to 1.4 s. Such hops now count as ones where
         // the short frames have no reading of their own (CTuner/src/PolyAnalyser.cpp: kEstablishedSeconds): 33.
-        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/fluidr3_nylon_strum_519.flac").path
-        let span = try Self.lines(path).filter { $0.time >= 0.72 && $0.time <= 1.4 }
-        let b3 = span.compactMap { $0.cents(4) }
-        #expect(span.count >= 65 && b3.count >= 24, "B3 heard on \(b3.count) of \(span.count) hops from 0.72 to 1.4 s")
-        let off = b3.filter { abs($0 - -20.4) > 3 }
-        #expect(off.isEmpty, "B3 readings more than 3 cents from its truth (-20.4): \(off)")
+        try Self.checkHeardNearTruth("fluidr3_nylon_strum_519.flac", string: 4, "B3", from: 0.72, to: 1.4, minSpan: 65,
+                                     minHeard: 24, truth: -20.4, within: 3)
     }
 
     @Test func aNylonE4WhoseFirstPartialComesAndGoesBesideTheLowEsFourthIsHeldOnItsCleanPartials() throws {
@@ -250,12 +255,8 @@ import TunerMusic
         // into E2's main lobe on others, while E4's higher partials stand clear; each loss dropped E4: heard
         // on 48 of the 96 hops from 0.6 to 1.55 s. A string heard the hop before is now held there on its
         // clean partials (CTuner/src/StringPresence.hpp: kHeldCleanPartials): all 96.
-        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/fluidr3_nylon_strum_515.flac").path
-        let span = try Self.lines(path).filter { $0.time >= 0.6 && $0.time <= 1.55 }
-        let e4 = span.compactMap { $0.cents(5) }
-        #expect(span.count >= 90 && e4.count >= 86, "E4 heard on \(e4.count) of \(span.count) hops from 0.6 to 1.55 s")
-        let off = e4.filter { abs($0 - -19.9) > 3 }
-        #expect(off.isEmpty, "E4 readings more than 3 cents from its truth (-19.9): \(off)")
+        try Self.checkHeardNearTruth("fluidr3_nylon_strum_515.flac", string: 5, "E4", from: 0.6, to: 1.55, minSpan: 90,
+                                     minHeard: 86, truth: -19.9, within: 3)
     }
 
     @Test func aMutedHighEOnTheLowEsSeriesIsNotEstablishedInTheAttack() throws {
