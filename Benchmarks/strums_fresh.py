@@ -10,7 +10,10 @@ holdout. Built once into `Benchmarks/out/fresh/` (soundfont renders and WAVs; de
 The soundfont truth is each render's reading by `--truth BIN` (default: the first `--ours`), the same for
 every binary compared. Printed per set and binary: sounding string-hops not heard, the p95 and median of
 the per-string error (a miss counts as infinite, as in strums.py), readings over 10 cents off, and muted
-strings reported; `--per-file`, the strums on which the binaries differ.
+strings reported; `--per-file`, the strums on which the binaries differ; `--miss-map`, per set and binary,
+the sounding string-hops not heard by string and by how far each string's 1st partial lies from the
+nearest partial of another string (harmonic series of the truth: under 3 Hz it is one peak with it in
+either frame length, 3–8 Hz one peak in the 0.25 s frames; BENCHMARKS.md, "Stop 34").
 
     Benchmarks/out/venv/bin/python Benchmarks/strums_fresh.py --ours BIN [--ours BIN2 …] [--per-file]
 """
@@ -69,6 +72,8 @@ def main(argv=None):
     ap.add_argument("--ours", action="append", required=True, help="a tuner binary (repeat to compare)")
     ap.add_argument("--truth", help="the binary whose readings of each render are the soundfont truth")
     ap.add_argument("--per-file", action="store_true", help="print the strums on which the binaries differ")
+    ap.add_argument("--miss-map", action="store_true",
+                    help="print where the misses are: by string, and by the 1st partial's distance from others'")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     jobs = build(args.truth or args.ours[0])
@@ -77,7 +82,8 @@ def main(argv=None):
         binary, (label, name, truth, strum, levels, preset, targets) = task
         hops, _, _ = strums.run(binary, os.path.join(OUT, name), preset)
         errors, muted_total, muted_reported, _, _, _ = strums.score(hops, truth, strum, levels, targets)
-        return binary, label, name, np.array(errors), muted_total, muted_reported
+        missed = strums.missed_by_string(hops, truth, strum, levels)
+        return binary, label, name, np.array(errors), muted_total, muted_reported, missed, truth
 
     with ThreadPoolExecutor(args.jobs) as ex:
         results = list(ex.map(one, [(b, j) for b in args.ours for j in jobs]))
@@ -91,6 +97,10 @@ def main(argv=None):
             print(f"{label} ({len(rs)} strums), {binary}: not heard {100 * np.mean(~np.isfinite(e)):.2f} %, "
                   f"p95 {np.percentile(e, 95, method='higher'):.3f} ¢, median {np.median(e):.3f} ¢, "
                   f"over 10 ¢ off {int(np.sum(finite > strums.WRONG_CENTS))}{muted}")
+    if args.miss_map:
+        for label in dict.fromkeys(j[0] for j in jobs):
+            for binary in args.ours:
+                print(f"{label}, {binary}: " + miss_map([r for r in results if r[0] == binary and r[1] == label]))
     if args.per_file:
         for name in dict.fromkeys(r[2] for r in results):
             cells = []
@@ -99,6 +109,35 @@ def main(argv=None):
                 cells.append(f"not heard {100 * np.mean(~np.isfinite(r[3])):.1f} %, muted reported {r[5]}")
             if len(set(cells)) > 1:
                 print(name, " | ".join(cells))
+
+
+# The 1st partial's distance from the nearest partial of another string (Hz): one peak with it in either
+# frame length under the first, in the 0.25 s frames under the second (their collision distances: 6 and
+# 12 Hz, StrumPass.cpp's kCollisionBins; a weak partial merges farther out on a strong one's main lobe).
+MISS_MAP_BANDS_HZ = (3.0, 8.0)
+
+
+def first_partial_apart(truth, i):
+    """How far string i's 1st partial lies from the nearest partial (1…39) of another sounding string (Hz)."""
+    return min(abs(truth[i] - m * f) for q, f in enumerate(truth) if q != i and f for m in range(1, 40))
+
+
+def miss_map(rs):
+    """One line: sounding string-hops not heard / sounding, by string, and by first_partial_apart's band."""
+    low, high = MISS_MAP_BANDS_HZ
+    by_string, by_band = {}, {f"under {low:g} Hz": (0, 0), f"{low:g}–{high:g} Hz": (0, 0), f"{high:g} Hz or more": (0, 0)}
+    for r in rs:
+        missed, truth = r[6], r[7]
+        for i, m in enumerate(missed):
+            if m is None:
+                continue
+            apart = first_partial_apart(truth, i)
+            band = f"under {low:g} Hz" if apart < low else f"{low:g}–{high:g} Hz" if apart < high else f"{high:g} Hz or more"
+            for table, key in ((by_string, i + 1), (by_band, band)):
+                a, b = table.get(key, (0, 0))
+                table[key] = (a + m[0], b + m[1])
+    cells = lambda t: ", ".join(f"{k} {a}/{b}" for k, (a, b) in t.items())
+    return f"not heard by string: {cells(dict(sorted(by_string.items())))}; by the 1st partial's distance from others': {cells(by_band)}"
 
 
 if __name__ == "__main__":

@@ -338,6 +338,22 @@ class StrumPresetMissesByString(unittest.TestCase):
         self.assertIn("| B0 50 · E1 25 · A1 — |", table)
 
 
+class StrumFreshMissMap(unittest.TestCase):
+    """strums_fresh.py --miss-map: misses by string and by how far each 1st partial lies from others'."""
+
+    def test_first_partial_distance_and_the_bands_misses_are_pooled_in(self):
+        import strums_fresh
+        # B3 1.5 Hz over E2's 3rd; E4 1 Hz over A2's 3rd (12 Hz over E2's 4th); the 5th string muted.
+        truth = [82.0, 113.0, 247.5, 340.0, None]
+        self.assertAlmostEqual(strums_fresh.first_partial_apart(truth, 2), 1.5)
+        self.assertAlmostEqual(strums_fresh.first_partial_apart(truth, 3), 1.0)
+        self.assertAlmostEqual(strums_fresh.first_partial_apart(truth, 1), 31.0)
+        missed = [(0, 10), (1, 10), (5, 10), (2, 10), None]
+        line = strums_fresh.miss_map([(None, None, None, None, 0, 0, missed, truth)] * 2)
+        self.assertIn("not heard by string: 1 0/20, 2 2/20, 3 10/20, 4 4/20;", line)
+        self.assertIn("under 3 Hz 14/40, 3–8 Hz 0/0, 8 Hz or more 2/40", line)
+
+
 class StrumSoundingRule(unittest.TestCase):
     """strums.py: a string sounds only while its own signal is over the gate (issue 15)."""
 
