@@ -137,10 +137,10 @@ constexpr std::size_t kFitWithoutSharedFirst = 3;
 /// other tunings p95 0.862 / 0.865 / 0.880 / 0.880 / 0.881 ¢. At 5 and 6 a string's own partials that
 /// inharmonicity or the render's glide put a few cents off the fit are dropped too, and the fit on what is
 /// left wanders (seed 608's B3 over 10 ¢ off on 12 readings at 5 against 6). strums.py's tuning part at 8:
-/// FluidR3 not heard 3.57 → 3.50 %, p95 4.64 → 4.35 ¢; near in tune identified 87.7 → 89.5 %, not heard
-/// 3.04 → 3.08 %, p95 4.16 → 4.19 ¢; other tunings' readings over 10 ¢ off 57 → 51; every synthetic, muted
-/// and damped figure the same; silent strings on the weak set 3.67 → 3.65 %, on the real development half
-/// 0.67 %. PolyCLITests: aSteelB3WhoseThirdPartialIsOnePeakWithTheDsFifth… (fails at 12 and without, on its
+/// FluidR3 not heard 3.57 → 3.50 %, p95 4.64 → 4.35 ¢ (strum to ±1 ¢ of final 1.36 → 1.49 s); near in tune
+/// identified 87.7 → 89.5 %, not heard 3.04 → 3.08 %, p95 4.16 → 4.19 ¢; other tunings' readings over 10 ¢
+/// off 57 → 51; every synthetic, muted and damped figure the same; silent strings on the weak set 3.67 →
+/// 3.65 %, on the real development half 0.67 %. PolyCLITests: aSteelB3WhoseThirdPartialIsOnePeakWithTheDsFifth… (fails at 12 and without, on its
 /// count within 3 ¢; at 5, on its readings over 10 ¢ off).
 constexpr double kSharedOffFitCents = 8.0;
 } // namespace
