@@ -334,14 +334,17 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
         StiffString fit = fittedCount >= 3
                               ? stringFit(fitted, fittedCount, fit_)
                               : StiffString{firstPartialFor(fitted, fittedCount, ownB_, fit_.f1), ownB_};
-        // Claimed partials far off that fit are left out, and the rest fitted again (kSharedOffFitCents).
-        std::array<Partial, kStringPartials> onFit{};
-        std::size_t kept = 0;
-        for (std::size_t j = 0; j < fittedCount; ++j)
-            if (!(claimedFitted[j + skip] &&
-                  std::abs(centsBetween(fitted[j].frequency, seriesAt(fitted[j].k, fit))) > kSharedOffFitCents))
-                onFit[kept++] = fitted[j];
-        if (kept >= 3 && kept < fittedCount) fit = stringFit(onFit.data(), kept, fit);
+        // Claimed partials far off that fit are left out, and the rest (three at least) fitted again
+        // (kSharedOffFitCents).
+        if (fittedCount > 3) {
+            std::array<Partial, kStringPartials> onFit;
+            std::size_t kept = 0;
+            for (std::size_t j = 0; j < fittedCount; ++j)
+                if (!(claimedFitted[j + skip] &&
+                      std::abs(centsBetween(fitted[j].frequency, seriesAt(fitted[j].k, fit))) > kSharedOffFitCents))
+                    onFit[kept++] = fitted[j];
+            if (kept >= 3 && kept < fittedCount) fit = stringFit(onFit.data(), kept, fit);
+        }
         heard_ = inRange(fit.f1);
         if (heard_) fit_ = fit;
         if (heard_ && own >= 3) ownB_ = fit.B;
