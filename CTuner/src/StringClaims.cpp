@@ -153,6 +153,16 @@ int StringPartials::partialNear(double frequency, double collisionHz) const {
     return std::abs(seriesAt(k, fit_) - frequency) < collisionHz ? k : 0;
 }
 
+void StringPartials::markGround(const StringPartials *strings, std::size_t count, double collisionHz) {
+    secondOnAnothersFirst_ = false;
+    if (foundCount_ == 0 || found_[0].k != 2 || attack_) return;
+    for (std::size_t t = 0; t < count && !secondOnAnothersFirst_; ++t) {
+        const StringPartials &o = strings[t];
+        secondOnAnothersFirst_ = &o != this && o.foundCount_ > 0 && o.found_[0].k == 1 &&
+                                 std::abs(o.found_[0].frequency - found_[0].frequency) < collisionHz;
+    }
+}
+
 const FoundPartial *StringPartials::foundNear(int k, double frequency, double collisionHz) const {
     for (std::size_t i = 0; i < foundCount_; ++i)
         if (found_[i].k == k && std::abs(found_[i].frequency - frequency) < collisionHz) return &found_[i];
