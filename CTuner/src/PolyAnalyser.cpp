@@ -140,32 +140,32 @@ constexpr double kLongAfterAttackSeconds = 0.5;
 /// played notes and the real recordings' development half (0.67 %) unchanged; every guitar and
 /// FluidR3 figure of the tuning part the same.
 constexpr double kEstablishedSeconds = 0.3;
-/// A string only the long frames hear (onlyLongInARow above) is established sooner, after this long,
-/// when over it their reading of it has moved by no more than kSteadyLongCents from each hop to the next:
-/// a 5- or 6-string bass's B0 and E1, which only the long frames part, read steadily from their first
-/// hops, while the 0.3 s wait is for readings that still carry the strum's onset or flicker between
-/// neighbours' partials. strums_fresh.py's bass5 strum 65 (in neither part; Tests/Fixtures/strums): B0
-/// heard on 71 of the 181 hops from 0.7 s, now 157 (PolyCLITests: aFiveStringBassesLowBReadSteadilyBy…,
-/// 18 → 46 of 51 hops from 1.1 to 1.6 s; at 0.1 s 51). Measured without / at 0.2 / 0.15 / 0.1 s,
-/// strums.py's tuning part: other tunings' not heard 1.40 / 1.23 / 1.03 / 0.89 % (the 5-string bass 7.78 → 3.77 % at 0.15 s, its B0 21 → 13 %, E1 15
-/// → 5 %; the 6-string 4.70 → 3.09 %), p95 0.643 / 0.601 / 0.569 / 0.542 ¢; muted other-tunings strums'
-/// sounding strings 1.21 / 1.15 / 1.04 / 1.00 %, their muted strings reported 0.84 / 0.86 / 0.88 / 0.89 %
-/// (a 6-string bass's muted C3 read on B0's 4th partial, from 0.94 s instead of 1.09 s); 20 dB strums
-/// not heard 0.52 / 0.42 / 0.42 / 0.40 %; FluidR3 not heard 3.50 % but at 0.1 s 3.42 %; the weak-fundamental
-/// set's silent strings 3.67 % but at 0.1 s 3.70 %; the real recordings' development half 0.62 % at each.
-/// strums_fresh.py: other tunings 1.10 / 1.03 / 0.79 / 0.76 %, muted other tunings 1.74 / 1.47 / 1.40 /
-/// 1.22 %, MuseScore 3.60 / 3.60 / 3.35 / 3.26 %, FluidR3 3.55 / 3.55 / 3.48 / 3.41 %; but FluidR3's readings
-/// over 10 ¢ off 83 / 83 / 102 / 102: strum 519's E4, which the long frames read on the low E's series, is
-/// reported 0.25 s sooner. 0.15 s: the 0.1 s gains cost silent strings.
+/// A string only the long frames hear (onlyLongInARow above) is established sooner, after this long, when
+/// over it their reading of it has moved by no more than kSteadyLongCents from each hop to the next: a 5- or
+/// 6-string bass's B0 and E1, which only the long frames part, read steadily from their first hops, while the
+/// 0.3 s wait is for readings that still carry the strum's onset or flicker between neighbours' partials.
+/// strums_fresh.py's bass5 strum 65 (in neither part; Tests/Fixtures/strums): B0 heard on 71 of the 181 hops
+/// from 0.7 s, now 157 (PolyCLITests: aFiveStringBassesLowBReadSteadilyBy…, 18 → 46 of 51 hops from 1.1 to
+/// 1.6 s; at 0.1 s 51). Measured without / at 0.2 / 0.15 / 0.1 s, strums.py's tuning part: other tunings' not
+/// heard 1.40 / 1.23 / 1.03 / 0.89 % (the 5-string bass 7.78 → 3.77 % at 0.15 s, its B0 21 → 13 %, E1
+/// 15 → 5 %; the 6-string 4.70 → 3.09 %), p95 0.643 / 0.601 / 0.569 / 0.542 ¢; muted other-tunings strums'
+/// sounding strings 1.21 / 1.15 / 1.04 / 1.00 %, their muted strings reported 0.84 / 0.86 / 0.88 / 0.89 % (a
+/// 6-string bass's muted C3 read on B0's 4th partial, from 0.94 s instead of 1.09 s); 20 dB strums not heard
+/// 0.52 / 0.42 / 0.42 / 0.40 %; FluidR3 not heard 3.50 % but at 0.1 s 3.42 %; the weak-fundamental set's
+/// silent strings 3.67 % but at 0.1 s 3.70 %; the real recordings' development half 0.62 % at each.
+/// strums_fresh.py: other tunings 1.10 / 1.03 / 0.79 / 0.76 %, muted other tunings
+/// 1.74 / 1.47 / 1.40 / 1.22 %, MuseScore 3.60 / 3.60 / 3.35 / 3.26 %, FluidR3 3.55 / 3.55 / 3.48 / 3.41 %;
+/// but FluidR3's readings over 10 ¢ off 83 / 83 / 102 / 102: strum 519's E4, which the long frames read on
+/// the low E's series, is reported 0.25 s sooner. 0.15 s: the 0.1 s gains cost silent strings.
 constexpr double kSteadyLongSeconds = 0.15;
-/// How far the long frames' reading may move from one hop to the next over kSteadyLongSeconds. Without
-/// the bound, strums_fresh.py's FluidR3 strum 511 (Tests/Fixtures/strums) reported its E4, which the long
-/// frames read on the low E's 4th partial with jumps of 2–8 ¢ every few hops, to 1.35 s, more than 10 ¢ off
-/// on 19 hops instead of 4 (FluidR3 readings over 10 ¢ off 102 → 117, not heard 3.48 → 3.32 %;
-/// PolyCLITests: aNylonHighEReadUnsteadilyByTheLongFrames…, which fails so). At 0.25 / 0.5 / 1 / 2 ¢ the
-/// same 102 (strums_fresh.py), FluidR3 not heard 3.48 / 3.48 / 3.43 / 3.42 %, other tunings 0.85 / 0.79 /
-/// 0.78 / 0.78 %, muted other tunings 1.45 / 1.40 / 1.40 / 1.40 %; but at 1 ¢ the weak-fundamental set's
-/// silent strings 3.67 → 3.73 % (strums.py's tuning part: other tunings 0.90 %).
+/// How far the long frames' reading may move from one hop to the next over kSteadyLongSeconds. Without the
+/// bound, strums_fresh.py's FluidR3 strum 511 (Tests/Fixtures/strums) reported its E4, which the long frames
+/// read on the low E's 4th partial with jumps of 2–8 ¢ every few hops, to 1.35 s, more than 10 ¢ off on 19
+/// hops instead of 4 (FluidR3 readings over 10 ¢ off 102 → 117, not heard 3.48 → 3.32 %; PolyCLITests:
+/// aNylonHighEReadUnsteadilyByTheLongFrames…, which fails so). At 0.25 / 0.5 / 1 / 2 ¢ the same 102
+/// (strums_fresh.py), FluidR3 not heard 3.48 / 3.48 / 3.43 / 3.42 %, other tunings
+/// 0.85 / 0.79 / 0.78 / 0.78 %, muted other tunings 1.45 / 1.40 / 1.40 / 1.40 %; but at 1 ¢ the
+/// weak-fundamental set's silent strings 3.67 → 3.73 % (strums.py's tuning part: other tunings 0.90 %).
 constexpr double kSteadyLongCents = 0.5;
 /// A string the short frames do not follow and place elsewhere (their search ending more than
 /// kDisagreeCents from the long frames' reading, or nowhere), which the long frames have heard for longer
@@ -351,8 +351,9 @@ void PolyAnalyser::analyse() {
                                     (!s.heard() && (placedElsewhere(s, l) || s.ownCount() < kMinOwnPartials ||
                                                     (longFirstApart && !firstPartialClear(s))));
         a.onlyLongInARow = (longPastAttack || longFirstApart) && l.heard() && shortElsewhere ? a.onlyLongInARow + 1 : 0;
+        // See kSteadyLongSeconds.
         const bool steady = a.onlyLongInARow > 0 && a.lastLong > 0 &&
-                            std::abs(centsBetween(l.frequency(), a.lastLong)) <= kSteadyLongCents;  // see kSteadyLongSeconds
+                            std::abs(centsBetween(l.frequency(), a.lastLong)) <= kSteadyLongCents;
         a.onlyLongSteady = steady ? a.onlyLongSteady + 1 : 0;
         a.lastLong = l.heard() ? l.frequency() : 0;
         a.established = a.established || a.heardInARow >= establishedHops_ || a.onlyLongInARow >= establishedHops_ ||

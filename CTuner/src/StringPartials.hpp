@@ -170,24 +170,24 @@ public:
     bool grounded() const {
         return foundCount_ > 0 && (found_[0].k == 1 || (found_[0].k == 2 && !secondOnAnothersFirst_));
     }
-    /// After every string's search, before markClaims: whether the lowest partial this string found is its
-    /// 2nd and lies within collisionHz of the 1st partial another string found (grounded). Not in an attack
-    /// (SharedSpectrum::attack), where the strings' searches still jump from hop to hop: from the attack
-    /// on, a muted open E's E3 (PolyCLITests: aMutedOpenEsE3IsNotFollowedOnTheLowEsEvenPartials, which
-    /// fails so) was no longer grounded at E4's octave below, was searched afresh onto E2's 2nd partial
-    /// while E2's own search had not settled, and was reported there on 44 of 120 hops.
-    /// Measured with the 2nd grounding every string / with this (strums.py's tuning part): the muted
-    /// other-tunings strums' sounding string-hops not heard 3.23 / 1.21 %, p95 1.531 / 0.731 ¢,
-    /// out-of-tolerance identified 98.3 / 100 %, muted strings reported 0.82 / 0.84 % (an open D strum's
-    /// muted string on 6 hops); the other tunings' not heard 1.41 / 1.40 %; every guitar and soundfont
-    /// figure the same. Fresh draws in neither part (strums_fresh.py): muted other tunings not heard 7.73 /
-    /// 1.74 %, p95 inf / 0.78 ¢, muted strings reported 0.11 / 0.13 %; other tunings 1.14 / 1.10 %. Silent
-    /// strings on the weak-fundamental set 3.65 / 3.67 % (played notes heard 91.72 % both), on the real
-    /// recordings' development half 0.67 / 0.62 %. Also in an attack (as first tried): the fixture above,
-    /// and an open D strum's D3 (an octave over D2 to a cent) lost on 101 hops instead of 5. Never grounded by its 2nd when not heard the hop before, whatever lies there: the real
-    /// development half's silent strings 1.39 % (a bowed cello C3's silent C2, grounded by its 2nd, kept the
-    /// silent G2 off C3's partials), fresh muted other tunings 1.81 %. No unit test tells this rule from
-    /// that one.
+    /// After every string's search, before markClaims: whether the lowest partial this string found is its 2nd
+    /// and lies within collisionHz of the 1st partial another string found (grounded). Not in an attack
+    /// (SharedSpectrum::attack), where the strings' searches still jump from hop to hop: from the attack on, a
+    /// muted open E's E3 (PolyCLITests: aMutedOpenEsE3IsNotFollowedOnTheLowEsEvenPartials, which fails so) was
+    /// no longer grounded at E4's octave below, was searched afresh onto E2's 2nd partial while E2's own search
+    /// had not settled, and was reported there on 44 of 120 hops. Measured with the 2nd grounding every
+    /// string / with this (strums.py's tuning part): the muted other-tunings strums' sounding string-hops not
+    /// heard 3.23 / 1.21 %, p95 1.531 / 0.731 ¢, out-of-tolerance identified 98.3 / 100 %, muted strings
+    /// reported 0.82 / 0.84 % (an open D strum's muted string on 6 hops); the other tunings' not heard
+    /// 1.41 / 1.40 %; every guitar and soundfont figure the same. Fresh draws in neither part
+    /// (strums_fresh.py): muted other tunings not heard 7.73 / 1.74 %, p95 inf / 0.78 ¢, muted strings reported
+    /// 0.11 / 0.13 %; other tunings 1.14 / 1.10 %. Silent strings on the weak-fundamental set 3.65 / 3.67 %
+    /// (played notes heard 91.72 % both), on the real recordings' development half 0.67 / 0.62 %. Also in an
+    /// attack (as first tried): the fixture above, and an open D strum's D3 (an octave over D2 to a cent) lost
+    /// on 101 hops instead of 5. Never grounded by its 2nd when not heard the hop before, whatever lies there:
+    /// the real development half's silent strings 1.39 % (a bowed cello C3's silent C2, grounded by its 2nd,
+    /// kept the silent G2 off C3's partials), fresh muted other tunings 1.81 %. No unit test tells this rule
+    /// from that one.
     void markGround(const StringPartials *strings, std::size_t count, double collisionHz);
     /// Where its partial k lies by its reading of the hop before, when it is followed from there (the
     /// next search starts at that reading); 0 when it is not.
