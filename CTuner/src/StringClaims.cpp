@@ -153,9 +153,9 @@ int StringPartials::partialNear(double frequency, double collisionHz) const {
     return std::abs(seriesAt(k, fit_) - frequency) < collisionHz ? k : 0;
 }
 
-void StringPartials::markGround(const StringPartials *strings, std::size_t count, double collisionHz) {
+void StringPartials::markGround(const StringPartials *strings, std::size_t count, double collisionHz, bool attack) {
     secondOnAnothersFirst_ = false;
-    if (foundCount_ == 0 || found_[0].k != 2 || attack_) return;
+    if (foundCount_ == 0 || found_[0].k != 2 || attack) return;
     for (std::size_t t = 0; t < count && !secondOnAnothersFirst_; ++t) {
         const StringPartials &o = strings[t];
         secondOnAnothersFirst_ = &o != this && o.foundCount_ > 0 && o.found_[0].k == 1 &&

@@ -269,7 +269,6 @@ double StringPartials::coarse(const SharedSpectrum &s, const OthersPartials *lef
 
 void StringPartials::search(const SharedSpectrum &s, const StringPartials *strings, std::size_t count) {
     guarded_ = s.attack && !heard_;
-    attack_ = s.attack;
     wasHeard_ = heard_;
     shortFrames_ = !s.longFrames;
     heardRun_ = heard_ ? heardRun_ + 1 : 0;

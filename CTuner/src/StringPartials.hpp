@@ -188,7 +188,7 @@ public:
     /// the real development half's silent strings 1.39 % (a bowed cello C3's silent C2, grounded by its 2nd,
     /// kept the silent G2 off C3's partials), fresh muted other tunings 1.81 %. No unit test tells this rule
     /// from that one.
-    void markGround(const StringPartials *strings, std::size_t count, double collisionHz);
+    void markGround(const StringPartials *strings, std::size_t count, double collisionHz, bool attack);
     /// Where its partial k lies by its reading of the hop before, when it is followed from there (the
     /// next search starts at that reading); 0 when it is not.
     double followedPartial(int k) const { return previous_.f1 > 0 ? seriesAt(k, previous_) : 0; }
@@ -280,7 +280,6 @@ private:
     double ownB_ = 0;  // B of the last fit of three or more own partials (for fits of fewer), 0 once not heard
     bool heard_ = false;
     bool secondOnAnothersFirst_ = false;  // see markGround
-    bool attack_ = false;  // SharedSpectrum::attack (set by search, for markGround)
     bool guarded_ = false;  // in an attack and not reported the hop before (set by search)
     bool wasHeard_ = false; // reported the hop before (set by search)
     bool shortFrames_ = false;  // this hop's spectrum is the short frames' (set by search; kHeldCleanPartials)

@@ -60,12 +60,12 @@ void StrumPass::run(const Ring &history) {
     StringPartials *all = strings.data();
     const std::size_t n = strings.size();
     for (StringPartials &s : strings) s.search(shared, all, n);
-    for (StringPartials &s : strings) s.markGround(all, n, shared.collisionHz);
+    for (StringPartials &s : strings) s.markGround(all, n, shared.collisionHz, shared.attack);
     for (StringPartials &s : strings) s.markClaims(all, n, shared.collisionHz);
     for (StringPartials &s : strings) s.resolve(all, n, shared.collisionHz);
     // Once more from the resolved fits (StringPartials::searchAgain).
     for (StringPartials &s : strings) s.searchAgain(shared);
-    for (StringPartials &s : strings) s.markGround(all, n, shared.collisionHz);
+    for (StringPartials &s : strings) s.markGround(all, n, shared.collisionHz, shared.attack);
     for (StringPartials &s : strings) s.markClaims(all, n, shared.collisionHz);
     for (StringPartials &s : strings) s.resolve(all, n, shared.collisionHz);
     for (StringPartials &s : strings) s.confirm(all, n, shared.collisionHz);
