@@ -57,13 +57,15 @@ enum SettledOutput {
     /// `chime`, the in-tune chime when every heard string is in tune, else the out-of-tune one. The chime
     /// plays on a task of its own while the readings go on being taken; with `ignoreWhileSounding` (live
     /// input) the hops from its start until `InputMute`'s tail after its end are skipped, so the tuner
-    /// neither reads its own chime nor takes the strings still ringing for a new strum.
+    /// neither reads its own chime nor takes the strings still ringing for a new strum. With `finishAtEnd`
+    /// (a file) a strum not said when the readings end is said then (`StrumSettler.finish`).
     ///
     /// Returns `.success`, `.failure` when the output cannot be written, or `.unavailable` when the
     /// chime cannot be played (the message is printed and the session stopped).
     static func announceStrums(_ measurements: AsyncStream<PolyMeasurement>, judge: StrumJudge, tolerance: Cents,
                                chime: (@Sendable (_ inTune: Bool) async -> String?)?, ignoreWhileSounding: Bool,
-                               stop: @escaping @Sendable () -> Void, io: SystemIO) async -> ExitCode {
+                               finishAtEnd: Bool = false, stop: @escaping @Sendable () -> Void,
+                               io: SystemIO) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: 0)
         var settler = StrumSettler(tolerance: tolerance)
         var mute = InputMute()
@@ -90,6 +92,12 @@ enum SettledOutput {
             }
         }
         await playing?.value
+        if finishAtEnd, let settled = settler.finish() {
+            if output.isOpen { output.write(settled.line + "\n") }
+            if let chime, chiming.failure.withLock({ $0 == nil }), let why = await chime(settled.isInTune) {
+                chiming.failure.withLock { $0 = why }
+            }
+        }
         if let why = chiming.failure.withLock({ $0 }) {
             io.printError("Error: \(why)\n")
             return .unavailable

@@ -21,9 +21,11 @@ extension TunerCommand {
         return await printLines(of: session, live: live, io: io) { lines(pipeline.process($0)) }
     }
 
-    /// The lines `text` makes of each measurement of `session`, in order, as above (`--poly` too).
+    /// The lines `text` makes of each measurement of `session`, in order, as above (`--poly` too), then
+    /// what `end` makes once the stream has ended.
     static func printLines<Measurement>(of session: AnalysisSession<Measurement>, live: Bool, io: SystemIO,
-                                        _ text: (Measurement) -> String) async -> ExitCode {
+                                        _ text: (Measurement) -> String,
+                                        end: () -> String = { "" }) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io)
         // One iterator to the end of the stream: after the reader has gone (e.g. `| head -1`) the session
         // is told to stop and the few readings still coming are dropped, so the analysis thread has
@@ -35,6 +37,7 @@ extension TunerCommand {
             if live && output.isOpen && !session.hasReadyMeasurement && !output.flush() { session.stop() }
             if live && !warned && session.dropped > 0 { warned = reportDropped(by: session, io: io, soFar: true) }
         }
+        if output.isOpen { output.write(end()) }
         output.flush()
         if let code = output.failure {
             io.printError("Error: cannot write the readings: \(String(cString: strerror(code)))\n")

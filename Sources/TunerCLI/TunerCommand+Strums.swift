@@ -34,12 +34,13 @@ extension TunerCommand {
             outcome = await SettledOutput.announceStrums(
                 session.measurements, judge: judge, tolerance: options.tolerance,
                 chime: { @Sendable inTune in await sounds.play(.chime(inTune: inTune)) },
-                ignoreWhileSounding: live, stop: { session.stop() }, io: io)
+                ignoreWhileSounding: live, finishAtEnd: !live, stop: { session.stop() }, io: io)
         case .announce:
+            // A file that ends while its strings ring is said from what settled (`StrumSettler.finish`).
             var strums = StrumSettler(tolerance: options.tolerance)
-            outcome = await printLines(of: session, live: live, io: io) { measurement in
+            outcome = await printLines(of: session, live: live, io: io, { measurement in
                 strums.process(judge.reading(from: measurement)).map { $0 + "\n" } ?? ""
-            }
+            }, end: { live ? "" : strums.finish().map { $0.line + "\n" } ?? "" })
         case .screen:
             return .usage  // the screen runs a switchable session (showScreen), never this one
         case .expect, .plot:

@@ -17,7 +17,8 @@ import TunerBridge
 /// the strings' summed level `strumRise` over its median of the `riseWindow` before. A string heard
 /// but never settling (flickering among the others' partials) holds the line back for `patience` at
 /// most; the line then says the settled strings. A strum that ends before its strings have settled is
-/// said when it ends, from the strings that kept still while they sounded.
+/// said when it ends — its strings die, or the input does (`finish`) — from the strings that kept still
+/// while they sounded.
 public struct StrumSettler: Sendable {
     /// How far the strings' summed level must rise over its median of the `riseWindow` before for the
     /// hop to start a new strum: 3 dB. Measured on the strums of `Benchmarks/strums.py` (tuning part,
@@ -138,19 +139,28 @@ public struct StrumSettler: Sendable {
     }
 
     /// The line of a strum that ended before every string heard had settled — a short strum, strings
-    /// that die within a second: each string heard on `releaseMinimum` hops or more whose readings
-    /// kept still (90 % within ±`releaseSpread` of their median, the halves' medians within
-    /// `releaseDrift`), at that median; nil when none did.
+    /// that die within a second, an input that ends: each string settled at its median, and each other
+    /// string heard on `releaseMinimum` hops or more whose readings kept still (90 % within
+    /// ±`releaseSpread` of their median, the halves' medians within `releaseDrift`), at that median;
+    /// nil when none did.
     private func releaseLine() -> Settled? {
         var parts: [String] = []
         var inTune = true
-        for (index, readings) in sounded.enumerated() where readings.count >= Self.releaseMinimum {
-            let values = readings.map(\.cents)
-            let median = Self.median(values)
-            let near = values.filter { abs($0 - median) <= Self.releaseSpread.value }.count
-            guard Double(near) >= 0.9 * Double(values.count) else { continue }
-            let half = values.count / 2
-            guard abs(Self.median(values[..<half]) - Self.median(values[half...])) <= Self.releaseDrift.value else { continue }
+        for (index, readings) in sounded.enumerated() {
+            let median: Double
+            if let steady = settled[index] {
+                median = steady
+            } else {
+                guard readings.count >= Self.releaseMinimum else { continue }
+                let values = readings.map(\.cents)
+                median = Self.median(values)
+                let near = values.filter { abs($0 - median) <= Self.releaseSpread.value }.count
+                guard Double(near) >= 0.9 * Double(values.count) else { continue }
+                let half = values.count / 2
+                guard abs(Self.median(values[..<half]) - Self.median(values[half...])) <= Self.releaseDrift.value else {
+                    continue
+                }
+            }
             parts.append(part(labels[index], median))
             inTune = inTune && abs(median) <= tolerance.value
         }
@@ -167,6 +177,16 @@ public struct StrumSettler: Sendable {
     private func part(_ name: String, _ median: Double) -> String {
         Announcement.text(name: name, cents: Cents(median), inTune: abs(median) <= tolerance.value)
             .replacingOccurrences(of: ", ", with: " ")
+    }
+
+    /// The input has ended (a file, or standard input): a strum not said yet is said as when its strings
+    /// die — from its settled strings and those that kept still (`releaseLine`) — so a recording that
+    /// stops while its strings ring, before they settled or while one held the line back, is not left
+    /// unsaid. Nil when the strum was said, or no string kept still.
+    public mutating func finish() -> Settled? {
+        guard !saidThisStrum else { return nil }
+        saidThisStrum = true
+        return releaseLine()
     }
 
     /// Takes the next hop; returns the line when the strum has just settled.

@@ -178,6 +178,18 @@ import TunerMusic
         #expect(result.stdout == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
     }
 
+    @Test func aRecordingThatEndsWhileItsStringsRingIsSaidAtItsEnd() throws {
+        // 0.45 s of a strum, cut while its strings ring: no string held the 0.5 s a strum settles in, and
+        // no silence followed to end the strum. Said once the file ends, from the strings that kept still
+        // (before, nothing was said); the same strum with its chime too.
+        let dir = try TemporaryDirectory()
+        let path = try Self.strumFile(dir, "cut.wav", [0, -4, 0, 6, 0, nil], seconds: 0.45)
+        let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "guitar", "--announce"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
+    }
+
     @Test func polyWithoutATuningIsAUsageError() throws {
         let result = try TunerBinary.run(["--poly", "--output", "jsonl"])
         #expect(result.status == 64)

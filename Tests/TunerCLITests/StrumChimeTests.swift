@@ -101,6 +101,36 @@ import TunerMusic
         #expect(control.lines.last?.hasPrefix("E2 40 cents sharp") == true, "\(control.lines)")
     }
 
+    /// A file that ends 0.4 s into a strum, its strings ringing: with `finishAtEnd` the strum is said
+    /// and chimed then; without (live input, whose readings end only when the user stops), neither.
+    @Test func aStrumCutByTheEndOfAFileIsSaidAndChimedThen() async {
+        func run(finishAtEnd: Bool) async -> (lines: [String], chimes: [Bool]) {
+            let cents: [Double?] = [0.5, -0.5, 1, 0, nil, 0.5]
+            let hops = AsyncStream<PolyMeasurement> { sink in
+                for j in 0..<40 { sink.yield(Self.strum(cents, at: Double(j) / 100)) }
+                sink.finish()
+            }
+            let chimes = Mutex<[Bool]>([])
+            let printed = Mutex<[UInt8]>([])
+            let io = SystemIO(write: { _, bytes, count in
+                                  printed.withLock { $0 += UnsafeRawBufferPointer(start: bytes, count: count) }
+                                  return (count, 0)
+                              }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
+            let code = await SettledOutput.announceStrums(
+                hops, judge: StrumJudge(tuning: Self.guitar), tolerance: Self.tolerance,
+                chime: { inTune in chimes.withLock { $0.append(inTune) }; return nil },
+                ignoreWhileSounding: false, finishAtEnd: finishAtEnd, stop: {}, io: io)
+            #expect(code == .success)
+            let text = String(decoding: printed.withLock { $0 }, as: UTF8.self)
+            return (text.split(separator: "\n").map(String.init), chimes.withLock { $0 })
+        }
+        let file = await run(finishAtEnd: true)
+        #expect(file.lines == ["E2 in tune, A2 in tune, D3 in tune, G3 in tune, E4 in tune"])
+        #expect(file.chimes == [true])
+        let live = await run(finishAtEnd: false)
+        #expect(live.lines.isEmpty && live.chimes.isEmpty, "\(live)")
+    }
+
     /// One string just outside the tolerance makes the strum out of tune; just inside, in tune.
     @Test func oneStringOutsideTheToleranceChimesOutOfTune() async {
         let t = Self.tolerance.value
