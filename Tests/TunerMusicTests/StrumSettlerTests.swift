@@ -114,9 +114,9 @@ import TunerBridge
         #expect(blink == [Self.full])
     }
 
-    @Test func aStringThatNeverSettlesHoldsTheLineBackForASecondAtMost() {
+    @Test func aStringThatNeverSettlesHoldsTheLineBackForPatienceAtMost() {
         // E4 is heard throughout but wanders over 6 cents, never settling, while the other five have
-        // settled by 0.5 s. The line comes StrumSettler.patience (1 s) later, without E4.
+        // settled by 0.5 s. The line comes StrumSettler.patience (1.5 s) later, without E4.
         var settler = StrumSettler(tolerance: Cents(3))
         var said: [(time: Double, line: String)] = []
         for j in 1...300 {
@@ -153,10 +153,12 @@ import TunerBridge
         if let first = wandering.first { #expect(abs(first.time - (0.5 + StrumSettler.patience)) < 0.05, "\(first.time)") }
     }
 
-    @Test func aStringSlowToSettleIsWaitedForASecond() {
+    @Test func aStringSlowToSettleIsWaitedForPatience() {
         // B3 is heard from the start but wanders until `steadyFrom`, so it settles half a second later;
-        // the others have settled at 0.5 s. Settled by 1.4 s it is waited for (one line, with it); by
-        // 1.7 s, past the 1 s of patience, the others are said first and B3 is news when it settles.
+        // the others have settled at 0.5 s, so the patience (1.5 s) ends at 2.0 s. `patience` from both
+        // sides: settled at 1.9 s, B3 is waited for (one line, with it; a patience of 1.25 s would say
+        // two); at 2.1 s, the others are said first and B3 is news when it settles (a patience of 1.75 s
+        // would say one).
         func said(steadyFrom: Double) -> [String] {
             Self.lines(to: 2.5, strings: { t in
                 var c: [Double?] = Self.cents
@@ -165,7 +167,30 @@ import TunerBridge
             })
         }
         #expect(said(steadyFrom: 0.9) == [Self.full])
-        #expect(said(steadyFrom: 1.2) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, E4 in tune", Self.full])
+        #expect(said(steadyFrom: 1.4) == [Self.full])
+        #expect(said(steadyFrom: 1.6) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, E4 in tune", Self.full])
+    }
+
+    @Test func aStringThatSettledAndWandersWhenTheLineIsSaidIsSaidAtItsSettledValue() {
+        // E4 wanders throughout (never settles), so the line waits for the patience, until 2.0 s. B3
+        // settled at 0.5 s but from 1.8 to 2.3 s reads 4 ¢ off every other hop (another string's partial
+        // pulling it): the line says it at the value it settled at, and its settling again after is no news.
+        func said(_ b3: @escaping (Double) -> Double?) -> [String] {
+            Self.lines(to: 3.0, strings: { t in
+                var c: [Double?] = Self.cents
+                c[5] = Double(Int((t * 100).rounded()) % 3) * 3
+                if t >= 1.7 && t < 2.3 { c[4] = b3(t) }
+                return c
+            })
+        }
+        let wander = { (t: Double) -> Double? in Int((t * 100).rounded()) % 2 == 0 ? 4 : 0 }
+        let wandering = said { t in t < 1.8 ? 0 : wander(t) }
+        #expect(wandering == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
+        // Lost from 1.7 to 1.85 s (longer than the 0.1 s gap), then heard wandering: what it settled at
+        // before is forgotten, so the line leaves it out, and its settling afresh is news.
+        let lost = said { t in t < 1.85 ? nil : wander(t) }
+        #expect(lost == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp",
+                         "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
     }
 
     @Test func aStrumStillRingingWhenTheInputEndsIsSaidThen() {
