@@ -399,7 +399,31 @@ def announcements(binary, path, truth):
     out = subprocess.run([binary, "--file", path, "--poly", "--tuning", "guitar", "--announce"],
                          check=True, capture_output=True, text=True).stdout
     lines = [line for line in out.splitlines() if line.strip()]
-    return len(lines), judge_lines(lines, truth)
+    return len(lines), judge_strum(lines, truth)
+
+
+def judge_strum(lines, truth):
+    """What a strum's lines leave said of each string — its last part (a later line's replaces an earlier
+    one's, as a listener hears a second line) — judged as judge_lines: per string of the tuning True or
+    False, or None for a sounding string never named; a muted string named is False, one not named is
+    left out, and a part naming no string of the tuning is False."""
+    import corpus
+    names = [corpus.note_label(m) for m in TARGETS_MIDI]
+    last, stray = {}, 0
+    for line in lines:
+        for part in line.split(", "):
+            name = part.strip().split(" ")[0]
+            if name in names:
+                last[name] = part.strip()
+            else:
+                stray += 1
+    judged = []
+    for i, name in enumerate(names):
+        if name in last:
+            judged.append(judge_lines([last[name]], truth)[0])
+        elif truth[i] is not None:
+            judged.append(None)
+    return judged + [False] * stray
 
 
 def judge_lines(lines, truth):
@@ -608,7 +632,8 @@ def summarise(results):
     lines = (100.0 * sum(n == 1 for n in said) / len(said), 100.0 * sum(n == 0 for n in said) / len(said),
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
     named = [ok for r in results for ok in (r["said_right"] or [])]
-    said_right = (100.0 * sum(named) / len(named), len(named)) if named else None
+    said_right = (100.0 * sum(ok is True for ok in named) / len(named), 100.0 * sum(ok is None for ok in named) / len(named),
+                  len(named)) if named else None
     def pooled(key):
         """(median, p95, % not heard, median settle) of the (errors, settle) pairs under `key`, or None."""
         errors = np.array([e for r in results if r.get(key) for e in r[key][0]])
@@ -709,8 +734,9 @@ def table(parts):
                          f"| {a[0]:.0f} / {a[1]:.0f} / {a[2]:.0f} % | report | |")
         if s["said_right"] is not None:
             r = s["said_right"]
-            lines.append(f"| {name} | {s['n']} | `--announce`: strings named right (in tune as the truth, or "
-                         f"within 1.5 ¢ of it) | {r[0]:.1f} % of {r[1]} | report | |")
+            lines.append(f"| {name} | {s['n']} | `--announce`: strings named right at the strum's last word (in "
+                         f"tune as the truth, or within 1.5 ¢ of it) / sounding but never named | {r[0]:.1f} / "
+                         f"{r[1]:.1f} % of {r[2]} | report | |")
     return "\n".join(lines)
 
 

@@ -428,6 +428,17 @@ class StrumSoundingRule(unittest.TestCase):
         self.assertEqual(strums.judge_lines(["A2 0.4 cents sharp"], truth), [False])  # 0.4 vs −4.4
         self.assertEqual(strums.judge_lines(["nonsense"], truth), [False])
 
+    def test_a_strum_is_judged_on_each_strings_last_word(self):
+        import strums
+        truth = [t * 2 ** (c / 1200) for t, c in zip(strums.TARGETS, [1.0, -4.4, 3.6, 12.0, 0.0, 0.0])]
+        truth[5] = None  # E4 muted
+        # A2 first said wrong (8 flat), then right in the second line; G3 said right, then wrong; D3 and
+        # B3 never named (sounding: None); E4 muted and not named: left out; a stray part: wrong.
+        lines = ["E2 in tune, A2 8 cents flat, G3 12 cents sharp", "A2 4 cents flat, G3 9 cents sharp, X9 in tune"]
+        self.assertEqual(strums.judge_strum(lines, truth), [True, True, None, False, None, False])
+        self.assertEqual(strums.judge_strum(["E4 in tune"], truth), [None, None, None, None, None, False])
+        self.assertEqual(strums.judge_strum([], truth), [None] * 5)
+
 
     def test_a_string_is_scored_against_its_own_lone_reading_at_each_hop(self):
         # String 1's render glides from +3 to 0 ¢ (read so alone); the strum reads it 0.4 ¢ over its lone
