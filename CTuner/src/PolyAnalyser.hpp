@@ -67,6 +67,7 @@ private:
         long longInARow = 0;       // hops in a row the long frames have heard it (kSeedAfterSeconds)
         long onlyLongInARow = 0;   // hops in a row only the long frames have heard it, the short placing it elsewhere
         long onlyLongSteady = 0;   // of them, the hops in a row whose long reading moved kSteadyLongCents at most
+        long byTurnsInARow = 0;    // hops in a row the long frames have heard it, the short agreeing or elsewhere
         double lastLong = 0;       // the long frames' reading of the hop before, Hz (0: not heard)
         bool established = false;  // heard for kEstablishedSeconds in a row
         bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
