@@ -316,6 +316,39 @@ import TunerMusic
         #expect(off.isEmpty, "B0 readings more than 1 cent from its truth (+28.22): \(off)")
     }
 
+    @Test func aSixStringBassesMutedCOnTheLowBsSeriesIsNotReported() throws {
+        // The first 1.4 s of strums.py's muted tuning strum 205 on a 6-string bass (Tests/Fixtures/strums):
+        // E1 and C3 muted, B0 29 cents flat, so its 4th partial lies 125 cents under C3, inside C3's search
+        // range. The long frames read C3 there, on B0's 4th and 8th partials and G2's 5th, every one another
+        // string's, and it was reported on 47 hops from 0.94 s; a reading more than a semitone off its
+        // target on no partial of its own no longer counts (CTuner/src/PolyAnalyser.cpp: kFarOffCents). The
+        // sounding strings are still heard.
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_bass6_strum_205_e1_c3_muted.flac").path
+        let lines = try Self.lines(path, tuning: "bass6")
+        #expect(lines.count >= 130)
+        let c3 = lines.filter { $0.cents(5) != nil }.map(\.time)
+        #expect(c3.isEmpty, "the muted C3 reported at \(c3)")
+        let steady = lines.filter { $0.time >= 0.6 }
+        for (i, name) in [(2, "A1"), (3, "D2"), (4, "G2")] {
+            let heard = steady.filter { $0.cents(i) != nil }.count
+            #expect(heard == steady.count, "\(name) heard on \(heard) of \(steady.count) hops from 0.6 s")
+        }
+    }
+
+    @Test func aB3OnTheLowEsSeriesAtTwentyDecibelsIsStillHeardByTheLongFrames() throws {
+        // The other side of kFarOffCents: the first 2 s of strums.py's synthetic tuning strum 5 at 20 dB SNR
+        // (Tests/Fixtures/strums). Its B3 (+3.2 cents) has its 1st and 2nd partials on the low E's 3rd and
+        // 6th, so the long frames hear it on no partial of its own, near its target; heard that way it
+        // still counts. Requiring a partial of its own whatever the reading: B3 heard on 14 of the 51 hops
+        // from 1.5 to 2.0 s instead of 33.
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_strum_5_20db.flac").path
+        let span = try Self.lines(path).filter { $0.time >= 1.5 && $0.time <= 2.0 }
+        let b3 = span.compactMap { $0.cents(4) }
+        #expect(span.count >= 50 && b3.count >= 25, "B3 heard on \(b3.count) of \(span.count) hops from 1.5 to 2.0 s")
+        let off = b3.filter { abs($0 - 3.2) > 4 }
+        #expect(off.isEmpty, "B3 readings more than 4 cents from its truth (+3.2): \(off)")
+    }
+
     @Test func aNylonHighEReadUnsteadilyByTheLongFramesIsNotKeptOnTheLowEsSeries() throws {
         // The first 1.6 s of a FluidR3 strum drawn in neither strums.py part (Benchmarks/strums_fresh.py's seed
         // 511; Tests/Fixtures/strums): E4 22.8 cents flat, its 1st partial 0.2 Hz from E2's 4th. The long
