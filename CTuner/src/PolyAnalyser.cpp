@@ -381,7 +381,8 @@ void PolyAnalyser::analyse() {
         const bool shortElsewhere = s.unclaimedCount() == 0 ||
                                     (!s.heard() && (placedElsewhere(s, l) || s.ownCount() < kMinOwnPartials ||
                                                     (longFirstApart && !firstPartialClear(s))));
-        const bool longOwnOrNear = l.unclaimedCount() > 0 || std::abs(centsBetween(l.frequency(), l.target())) <= kFarOffCents;
+        const bool longOwnOrNear =
+            l.unclaimedCount() > 0 || std::abs(centsBetween(l.frequency(), l.target())) <= kFarOffCents;
         a.onlyLongInARow = (longPastAttack || longFirstApart) && l.heard() && shortElsewhere && longOwnOrNear
                                ? a.onlyLongInARow + 1 : 0;
         // See kSteadyLongSeconds.
@@ -389,8 +390,9 @@ void PolyAnalyser::analyse() {
                             std::abs(centsBetween(l.frequency(), a.lastLong)) <= kSteadyLongCents;
         a.onlyLongSteady = steady ? a.onlyLongSteady + 1 : 0;
         a.lastLong = l.heard() ? l.frequency() : 0;
-        const bool byTurns = l.heard() && (s.heard() ? std::abs(centsBetween(s.frequency(), l.frequency())) <= kDisagreeCents
-                                                     : a.onlyLongInARow > 0);
+        const bool byTurns =
+            l.heard() && (s.heard() ? std::abs(centsBetween(s.frequency(), l.frequency())) <= kDisagreeCents
+                                    : a.onlyLongInARow > 0);
         a.byTurnsInARow = byTurns ? a.byTurnsInARow + 1 : 0;
         a.established = a.established || a.heardInARow >= establishedHops_ || a.onlyLongInARow >= establishedHops_ ||
                         a.byTurnsInARow >= establishedHops_ || a.onlyLongSteady >= steadyLongHops_;

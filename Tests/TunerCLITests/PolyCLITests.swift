@@ -53,10 +53,11 @@ import TunerMusic
 
     /// A fixture strum's string `i` (`name`): heard on at least `minHeard` of the lines from `from` to `to`
     /// seconds (of at least `minSpan`), every reading within `within` cents of its truth.
-    static func checkHeardNearTruth(_ fixture: String, string i: Int, _ name: String, from: Double, to: Double,
-                                    minSpan: Int, minHeard: Int, truth: Double, within: Double) throws {
+    static func checkHeardNearTruth(_ fixture: String, tuning: String = "guitar", string i: Int, _ name: String,
+                                    from: Double, to: Double, minSpan: Int, minHeard: Int, truth: Double,
+                                    within: Double) throws {
         let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/\(fixture)").path
-        let span = try lines(path).filter { $0.time >= from && $0.time <= to }
+        let span = try lines(path, tuning: tuning).filter { $0.time >= from && $0.time <= to }
         let cents = span.compactMap { $0.cents(i) }
         #expect(span.count >= minSpan && cents.count >= minHeard,
                 "\(name) heard on \(cents.count) of \(span.count) hops from \(from) to \(to) s")
@@ -293,12 +294,8 @@ import TunerMusic
         // 0.3 s of them, and the short frames' losing it dropped it on most hops to 1.6 s; 0.15 s of a steady
         // long reading now establishes it (CTuner/src/PolyAnalyser.cpp: kSteadyLongSeconds). From 1.1 to
         // 1.6 s: heard on 18 of 51 hops without the rule, 46 with it.
-        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_bass5_strum_65.flac").path
-        let span = try Self.lines(path, tuning: "bass5").filter { $0.time >= 1.1 && $0.time <= 1.6 }
-        let b0 = span.compactMap { $0.cents(0) }
-        #expect(span.count >= 50 && b0.count >= 40, "B0 heard on \(b0.count) of \(span.count) hops from 1.1 to 1.6 s")
-        let off = b0.filter { abs($0 - 28.22) > 1 }
-        #expect(off.isEmpty, "B0 readings more than 1 cent from its truth (+28.22): \(off)")
+        try Self.checkHeardNearTruth("synthetic_bass5_strum_65.flac", tuning: "bass5", string: 0, "B0",
+                                     from: 1.1, to: 1.6, minSpan: 50, minHeard: 40, truth: 28.22, within: 1)
     }
 
     @Test func aFiveStringBassesLowBHeardByTurnsByEitherFrameIsEstablished() throws {
@@ -308,12 +305,8 @@ import TunerMusic
         // frames missed it B0 was not heard. The hops heard by either route now count together
         // (CTuner/src/PolyAnalyser.cpp: kEstablishedSeconds). From 0.85 to 1.15 s: heard on 7 of 31 hops
         // without the rule, 31 with it.
-        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_bass5_strum_65.flac").path
-        let span = try Self.lines(path, tuning: "bass5").filter { $0.time >= 0.85 && $0.time <= 1.15 }
-        let b0 = span.compactMap { $0.cents(0) }
-        #expect(span.count >= 30 && b0.count >= 27, "B0 heard on \(b0.count) of \(span.count) hops from 0.85 to 1.15 s")
-        let off = b0.filter { abs($0 - 28.22) > 1 }
-        #expect(off.isEmpty, "B0 readings more than 1 cent from its truth (+28.22): \(off)")
+        try Self.checkHeardNearTruth("synthetic_bass5_strum_65.flac", tuning: "bass5", string: 0, "B0",
+                                     from: 0.85, to: 1.15, minSpan: 30, minHeard: 27, truth: 28.22, within: 1)
     }
 
     @Test func aSixStringBassesMutedCOnTheLowBsSeriesIsNotReported() throws {
@@ -341,12 +334,8 @@ import TunerMusic
         // 6th, so the long frames hear it on no partial of its own, near its target; heard that way it
         // still counts. Requiring a partial of its own whatever the reading: B3 heard on 14 of the 51 hops
         // from 1.5 to 2.0 s instead of 33.
-        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_strum_5_20db.flac").path
-        let span = try Self.lines(path).filter { $0.time >= 1.5 && $0.time <= 2.0 }
-        let b3 = span.compactMap { $0.cents(4) }
-        #expect(span.count >= 50 && b3.count >= 25, "B3 heard on \(b3.count) of \(span.count) hops from 1.5 to 2.0 s")
-        let off = b3.filter { abs($0 - 3.2) > 4 }
-        #expect(off.isEmpty, "B3 readings more than 4 cents from its truth (+3.2): \(off)")
+        try Self.checkHeardNearTruth("synthetic_strum_5_20db.flac", string: 4, "B3", from: 1.5, to: 2.0, minSpan: 50,
+                                     minHeard: 25, truth: 3.2, within: 4)
     }
 
     @Test func aNylonHighEReadUnsteadilyByTheLongFramesIsNotKeptOnTheLowEsSeries() throws {
