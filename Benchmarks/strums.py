@@ -51,9 +51,9 @@ has no reading and does not count against it, except before the string's first r
 read yet has not settled; a string never heard is left out); CPU seconds of the
 `tuner` process per audio second (user + system, whole process, file decode included); and how many
 lines `tuner --poly --announce` says for each strum (the issue asks one line per strum) and how many of
-the strings those lines name are named right (in tune as the truth, or within 1.5 ¢ of it; a muted string
-named is wrong; a damped string is one that stopped, judged against its truth like any other) — both
-reported, no target; and how many of the steady sounding string-hops that were heard read more than
+the strings are named right in what the strum's lines leave said of each (in tune as the truth, or within
+1.5 ¢ of it; a muted string named is wrong; a damped string is one that stopped, judged against its truth
+like any other), and how many sounding strings are never named — reported, no target; and how many of the steady sounding string-hops that were heard read more than
 WRONG_CENTS (10 ¢) off the truth (a wrong reading, not an inaccurate one; reported). For the soundfont
 strums, beside the truth, each string is also scored against itself read alone (reported; see score_alone),
 and the strings read alone are scored against the truth as the strum is (reported; see merged_alone):
@@ -62,8 +62,8 @@ The other-tunings set: synthetic 40 dB strums, every string sounding, on each pr
 --list-tunings` that `--poly` accepts but the standard guitar (drop and open tunings, the 7-string
 guitar, 4- to 6-string basses, bowed strings, mandolin, banjo…), seeds 0–11 in the tuning part (0–3
 until stop 31: four strums per preset left a string's share not heard to a strum or two) and 100–103 in
-the holdout, scored like the synthetic strums against each preset's own targets (no
-announcements); pooled per part, and per preset for the tuning part. Reported: the analyser was
+the holdout, scored like the synthetic strums against each preset's own targets (announcements too,
+with `--tuning` the preset, since stop 36); pooled per part, and per preset for the tuning part. Reported: the analyser was
 developed on the guitar's standard tuning only. The muted other-tunings set (stop 32): the same presets
 with one or two random strings left out (1 + seed mod 2, as the muted set), seeds 200–205 in the tuning
 part and 300–301 in the holdout; an open tuning's strings lie on each other's series (its octave strings
@@ -259,21 +259,29 @@ def other_tunings(binary):
     return parse_tunings(subprocess.run([binary, "--list-tunings"], check=True, capture_output=True, text=True).stdout)
 
 
-def parse_tunings(text):
-    """other_tunings' presets from the text of `tuner --list-tunings`."""
+def tuning_names(binary):
+    """{preset name: its strings' names as the tuner prints them ("Eb2", "G#3")} for other_tunings' presets."""
+    return parse_tunings(subprocess.run([binary, "--list-tunings"], check=True, capture_output=True, text=True).stdout,
+                         names=True)
+
+
+def parse_tunings(text, names=False):
+    """other_tunings' presets from the text of `tuner --list-tunings` (with `names`, their strings' names
+    instead of their frequencies)."""
     import corpus
     presets = {}
     for line in text.split("\n\n")[0].splitlines()[1:]:
         words = line.split()
-        notes = []
+        notes, labels = [], []
         for w in words[1:]:
             if not re.fullmatch(r"[A-G][#b]?-?\d", w):
                 break
             notes.append(corpus.midi_to_hz(corpus.note_number(w)))
+            labels.append(w)
         hz = sorted(notes)
         spaced = all(1200 * math.log2(b / a) >= MIN_SPACING_CENTS for a, b in zip(hz, hz[1:]))
         if words and words[0] != "guitar" and len(notes) >= 3 and spaced:
-            presets[words[0]] = notes
+            presets[words[0]] = labels if names else notes
     return presets
 
 
@@ -391,24 +399,29 @@ def run(binary, path, tuning="guitar"):
     return [json.loads(l) for l in out.splitlines()], cpu, time.time() - started
 
 
-def announcements(binary, path, truth):
+def announcements(binary, path, truth, preset="guitar", tuning=None):
     """What `tuner --poly --announce` says of one strum (issue 15: one line per strum): the number of
     lines, and per string named in them whether it was said right — "in tune" when the truth is within
     the ±3 ¢ tolerance (plus 0.5 ¢, the line's rounding), else its cents within 1.5 ¢ of the truth (1 ¢
-    plus that rounding) on the right side; a muted string named is wrong."""
-    out = subprocess.run([binary, "--file", path, "--poly", "--tuning", "guitar", "--announce"],
+    plus that rounding) on the right side; a muted string named is wrong. `tuning`: (targets, names) of
+    the `preset` when it is not the guitar (other_tunings' and tuning_names')."""
+    out = subprocess.run([binary, "--file", path, "--poly", "--tuning", preset, "--announce"],
                          check=True, capture_output=True, text=True).stdout
     lines = [line for line in out.splitlines() if line.strip()]
-    return len(lines), judge_strum(lines, truth)
+    return len(lines), judge_strum(lines, truth, tuning)
 
 
-def judge_strum(lines, truth):
+def guitar_names():
+    import corpus
+    return [corpus.note_label(m) for m in TARGETS_MIDI]
+
+
+def judge_strum(lines, truth, tuning=None):
     """What a strum's lines leave said of each string — its last part (a later line's replaces an earlier
     one's, as a listener hears a second line) — judged as judge_lines: per string of the tuning True or
     False, or None for a sounding string never named; a muted string named is False, one not named is
     left out, and a part naming no string of the tuning is False."""
-    import corpus
-    names = [corpus.note_label(m) for m in TARGETS_MIDI]
+    names = tuning[1] if tuning else guitar_names()
     last, stray = {}, 0
     for line in lines:
         for part in line.split(", "):
@@ -420,20 +433,20 @@ def judge_strum(lines, truth):
     judged = []
     for i, name in enumerate(names):
         if name in last:
-            judged.append(judge_lines([last[name]], truth)[0])
+            judged.append(judge_lines([last[name]], truth, tuning)[0])
         elif truth[i] is not None:
             judged.append(None)
     return judged + [False] * stray
 
 
-def judge_lines(lines, truth):
-    """Per string named in `lines` (announcements), whether it was said right (see announcements)."""
-    import corpus
-    names = [corpus.note_label(m) for m in TARGETS_MIDI]
+def judge_lines(lines, truth, tuning=None):
+    """Per string named in `lines` (announcements), whether it was said right (see announcements);
+    `tuning`: (targets, names), default the guitar's."""
+    targets, names = tuning if tuning else (TARGETS, guitar_names())
     right = []
     for line in lines:
         for part in line.split(", "):
-            m = re.fullmatch(r"(\w+\d) (in tune|(\d+(?:\.\d)?) cents? (sharp|flat))", part.strip())
+            m = re.fullmatch(r"([A-G][#b]?-?\d) (in tune|(\d+(?:\.\d)?) cents? (sharp|flat))", part.strip())
             if not m or m.group(1) not in names:
                 right.append(False)
                 continue
@@ -441,7 +454,7 @@ def judge_lines(lines, truth):
             if truth[i] is None:
                 right.append(False)
                 continue
-            true = 1200 * math.log2(truth[i] / TARGETS[i])
+            true = 1200 * math.log2(truth[i] / targets[i])
             if m.group(2) == "in tune":
                 right.append(abs(true) <= TOLERANCE + 0.5)
             else:
@@ -628,7 +641,7 @@ def summarise(results):
     settles = [r["settle"][0] for r in results]
     stays = [r["settle"][1] for r in results]
     cpu = sum(r["cpu"] for r in results) / (len(results) * SECONDS) * 100
-    said = [r["said"] for r in results if r["said"] is not None]  # None: not asked (the other-tunings set)
+    said = [r["said"] for r in results if r["said"] is not None]
     lines = (100.0 * sum(n == 1 for n in said) / len(said), 100.0 * sum(n == 0 for n in said) / len(said),
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
     named = [ok for r in results for ok in (r["said_right"] or [])]
@@ -805,6 +818,7 @@ def score_all(args, binary, tmp):
                 jobs.append((label, f"f{font}{seed}.wav", x, truth, strum, levels, None, alone, None))
     for _, name, x, *_ in jobs:
         write_wav(os.path.join(tmp, name), x)
+    names_of = tuning_names(binary)
 
     def one(job):
         part, name, _, truth, strum, levels, damped, alone, tuning = job
@@ -816,7 +830,8 @@ def score_all(args, binary, tmp):
         if alone:
             e, _, _, (settled, _), judged_alone, _ = score(merged_alone(hops, lone), truth, strum, levels)
             ideal = (e, settled, judged_alone)
-        said, said_right = announcements(binary, os.path.join(tmp, name), truth) if not tuning else (None, None)
+        said, said_right = announcements(binary, os.path.join(tmp, name), truth, preset,
+                                         (targets, names_of[preset]) if tuning else None)
         errors, muted_total, muted_reported, settle, judged, old = score(hops, truth, strum, levels, targets)
         damped_total, damped_said = damped_reported(hops, damped) if damped else (0, 0)
         if args.per_file:  # tuning part only (checked above)

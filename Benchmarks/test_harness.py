@@ -439,6 +439,17 @@ class StrumSoundingRule(unittest.TestCase):
         self.assertEqual(strums.judge_strum(["E4 in tune"], truth), [None, None, None, None, None, False])
         self.assertEqual(strums.judge_strum([], truth), [None] * 5)
 
+    def test_another_tunings_strings_are_judged_by_the_names_the_tuner_prints(self):
+        import strums
+        # A made-up tuning of flats and sharps: each string judged against its own target, by its name.
+        targets, names = [77.78, 103.83, 207.65], ["Eb2", "G#2", "Ab3"]
+        truth = [targets[0] * 2 ** (1.0 / 1200), targets[1] * 2 ** (-4.2 / 1200), None]
+        self.assertEqual(strums.judge_strum(["Eb2 in tune, G#2 4 cents flat"], truth, (targets, names)), [True, True])
+        self.assertEqual(strums.judge_strum(["G#2 6 cents flat, Ab3 in tune"], truth, (targets, names)),
+                         [None, False, False])  # Eb2 never named; G#2 off by 1.8 ¢; Ab3 is muted
+        parsed = strums.parse_tunings("Name  Strings\nopen-x  Eb2 G#2 Ab3  (made up)\n\nmore", names=True)
+        self.assertEqual(parsed, {"open-x": ["Eb2", "G#2", "Ab3"]})
+
 
     def test_a_string_is_scored_against_its_own_lone_reading_at_each_hop(self):
         # String 1's render glides from +3 to 0 ¢ (read so alone); the strum reads it 0.4 ¢ over its lone
