@@ -70,6 +70,7 @@ private:
         long byTurnsInARow = 0;    // hops in a row the long frames have heard it, the short agreeing or elsewhere
         double lastLong = 0;       // the long frames' reading of the hop before, Hz (0: not heard)
         bool established = false;  // heard for kEstablishedSeconds in a row
+        bool reported = false;     // reported since the attack (kFirstReportSeconds)
         bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
     };
     void analyse();
@@ -93,6 +94,7 @@ private:
     long establishedHops_;
     long steadyLongHops_;
     long seedAfterHops_;
+    long firstReportHops_;
     std::vector<SinceAttack> since_;
 };
 

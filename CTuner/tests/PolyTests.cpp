@@ -326,7 +326,9 @@ TEST(mutedStringsAreNotHeardInTheAttack) {
     // Without the attack guard these four strums reported their muted strings on 3, 8, 7 and 10 hops
     // of their first 0.25 s (3, 14, 7 and 12 with kOverFloor 5); with the guard, 0, 1, 0, 0; with
     // kAttackRise at 8, on 4 hops; with no energy test (kAttackEnergyRise 1e9), on up to 10. With
-    // kAttackEnergyRise at 0.5 (every hop an attack) E4 of the last strum was first heard at 0.44 s.
+    // kAttackEnergyRise at 0.5 (every hop an attack) E4 of the last strum was first heard at 0.44 s. The
+    // bound on the sounding strings' first hop, 0.35 s, is 0.39 s since a string is first reported once
+    // heard for kFirstReportSeconds (PolyAnalyser.cpp): the last strum's E4 at 0.36 s.
     struct Case {
         std::vector<double> cents;
         double gap;
@@ -339,7 +341,7 @@ TEST(mutedStringsAreNotHeardInTheAttack) {
         for (std::size_t i = 0; i < 6; ++i) {
             for (const Hop &h : hops) muted += std::isnan(k.cents[i]) && h.strings[i].heard;
             if (!std::isnan(k.cents[i]))  // … and the guard does not hold the sounding strings back past the attack
-                CHECK(firstHeard(hops, i, 0) <= 0.35, "gap %.3f s: string %zu first heard at %.2f s", k.gap, i + 1,
+                CHECK(firstHeard(hops, i, 0) <= 0.39, "gap %.3f s: string %zu first heard at %.2f s", k.gap, i + 1,
                       firstHeard(hops, i, 0));
         }
         CHECK(muted <= 1, "gap %.3f s: the muted strings were heard on %zu hops", k.gap, muted);
