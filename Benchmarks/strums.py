@@ -412,6 +412,7 @@ def announcements(binary, path, truth, preset="guitar", tuning=None):
 
 
 def guitar_names():
+    """The standard guitar's string names as the tuner prints them (E2 … E4)."""
     import corpus
     return [corpus.note_label(m) for m in TARGETS_MIDI]
 

@@ -173,25 +173,27 @@ import TunerMusic
         #expect(last.components(separatedBy: "✓").count == 6)
     }
 
-    @Test func announceSaysEachStrumOnceWhenItsStringsHaveSettled() throws {
+    /// What `--poly --announce` prints for a strum of `seconds` (E4 muted), the run checked clean.
+    static func announced(seconds: Double) throws -> String {
         let dir = try TemporaryDirectory()
-        let path = try Self.strumFile(dir, "announce.wav", [0, -4, 0, 6, 0, nil], seconds: 2.5)
+        let path = try strumFile(dir, "announce.wav", [0, -4, 0, 6, 0, nil], seconds: seconds)
         let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "guitar", "--announce"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        #expect(result.stdout == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
+        return result.stdout
+    }
+
+    @Test func announceSaysEachStrumOnceWhenItsStringsHaveSettled() throws {
+        #expect(try Self.announced(seconds: 2.5)
+                == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
     }
 
     @Test func aRecordingThatEndsWhileItsStringsRingIsSaidAtItsEnd() throws {
         // 0.6 s of a strum, cut while its strings ring: no string held the 0.5 s a strum settles in (they
         // are read from 0.29 s), and no silence followed to end the strum. Said once the file ends, from
         // the strings that kept still (before, nothing was said).
-        let dir = try TemporaryDirectory()
-        let path = try Self.strumFile(dir, "cut.wav", [0, -4, 0, 6, 0, nil], seconds: 0.6)
-        let result = try TunerBinary.run(["--file", path, "--poly", "--tuning", "guitar", "--announce"])
-        #expect(result.status == 0)
-        #expect(result.stderr == "")
-        #expect(result.stdout == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
+        #expect(try Self.announced(seconds: 0.6)
+                == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
     }
 
     @Test func aStrumsStringsAreFirstReadWithinThreeTenthsOfASecond() throws {
