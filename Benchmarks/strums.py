@@ -53,7 +53,8 @@ read yet has not settled; a string never heard is left out); CPU seconds of the
 lines `tuner --poly --announce` says for each strum (the issue asks one line per strum) and how many of
 the strings are named right in what the strum's lines leave said of each (in tune as the truth, or within
 1.5 ¢ of it; a muted string named is wrong; a damped string is one that stopped, judged against its truth
-like any other), and how many sounding strings are never named — reported, no target; and how many of the steady sounding string-hops that were heard read more than
+like any other), how many sounding strings are said "unsteady" (heard, never settled; since stop 37) and
+how many are never named — reported, no target; and how many of the steady sounding string-hops that were heard read more than
 WRONG_CENTS (10 ¢) off the truth (a wrong reading, not an inaccurate one; reported). For the soundfont
 strums, beside the truth, each string is also scored against itself read alone (reported; see score_alone),
 and the strings read alone are scored against the truth as the strum is (reported; see merged_alone):
@@ -417,11 +418,15 @@ def guitar_names():
     return [corpus.note_label(m) for m in TARGETS_MIDI]
 
 
+UNSTEADY = "unsteady"
+
+
 def judge_strum(lines, truth, tuning=None):
     """What a strum's lines leave said of each string — its last part (a later line's replaces an earlier
     one's, as a listener hears a second line) — judged as judge_lines: per string of the tuning True or
-    False, or None for a sounding string never named; a muted string named is False, one not named is
-    left out, and a part naming no string of the tuning is False."""
+    False, UNSTEADY for a sounding string said "unsteady" (heard, never settled: neither right nor wrong),
+    or None for a sounding string never named; a muted string named (unsteady too) is False, one not named
+    is left out, and a part naming no string of the tuning is False."""
     names = tuning[1] if tuning else guitar_names()
     last, stray = {}, 0
     for line in lines:
@@ -433,7 +438,9 @@ def judge_strum(lines, truth, tuning=None):
                 stray += 1
     judged = []
     for i, name in enumerate(names):
-        if name in last:
+        if name in last and last[name] == f"{name} {UNSTEADY}":
+            judged.append(UNSTEADY if truth[i] is not None else False)
+        elif name in last:
             judged.append(judge_lines([last[name]], truth, tuning)[0])
         elif truth[i] is not None:
             judged.append(None)
@@ -646,8 +653,9 @@ def summarise(results):
     lines = (100.0 * sum(n == 1 for n in said) / len(said), 100.0 * sum(n == 0 for n in said) / len(said),
              100.0 * sum(n > 1 for n in said) / len(said)) if said else None
     named = [ok for r in results for ok in (r["said_right"] or [])]
-    said_right = (100.0 * sum(ok is True for ok in named) / len(named), 100.0 * sum(ok is None for ok in named) / len(named),
-                  len(named)) if named else None
+    said_right = (100.0 * sum(ok is True for ok in named) / len(named),
+                  100.0 * sum(ok == UNSTEADY for ok in named) / len(named),
+                  100.0 * sum(ok is None for ok in named) / len(named), len(named)) if named else None
     def pooled(key):
         """(median, p95, % not heard, median settle) of the (errors, settle) pairs under `key`, or None."""
         errors = np.array([e for r in results if r.get(key) for e in r[key][0]])
@@ -749,8 +757,8 @@ def table(parts):
         if s["said_right"] is not None:
             r = s["said_right"]
             lines.append(f"| {name} | {s['n']} | `--announce`: strings named right at the strum's last word (in "
-                         f"tune as the truth, or within 1.5 ¢ of it) / sounding but never named | {r[0]:.1f} / "
-                         f"{r[1]:.1f} % of {r[2]} | report | |")
+                         f"tune as the truth, or within 1.5 ¢ of it) / said unsteady / sounding but never named | "
+                         f"{r[0]:.1f} / {r[1]:.1f} / {r[2]:.1f} % of {r[3]} | report | |")
     return "\n".join(lines)
 
 

@@ -438,6 +438,12 @@ class StrumSoundingRule(unittest.TestCase):
         self.assertEqual(strums.judge_strum(lines, truth), [True, True, None, False, None, False])
         self.assertEqual(strums.judge_strum(["E4 in tune"], truth), [None, None, None, None, None, False])
         self.assertEqual(strums.judge_strum([], truth), [None] * 5)
+        # "B3 unsteady": heard but never settled, neither right nor wrong, unless a later line gives it a
+        # value; a muted string said unsteady is wrong.
+        self.assertEqual(strums.judge_strum(["E2 in tune, B3 unsteady, E4 unsteady"], truth),
+                         [True, None, None, None, strums.UNSTEADY, False])
+        self.assertEqual(strums.judge_strum(["E2 in tune, B3 unsteady", "B3 in tune"], truth),
+                         [True, None, None, None, True])
 
     def test_another_tunings_strings_are_judged_by_the_names_the_tuner_prints(self):
         import strums

@@ -116,7 +116,7 @@ import TunerBridge
 
     @Test func aStringThatNeverSettlesHoldsTheLineBackForPatienceAtMost() {
         // E4 is heard throughout but wanders over 6 cents, never settling, while the other five have
-        // settled by 0.5 s. The line comes StrumSettler.patience (1.5 s) later, without E4.
+        // settled by 0.5 s. The line comes StrumSettler.patience (1.5 s) later, E4 said unsteady.
         var settler = StrumSettler(tolerance: Cents(3))
         var said: [(time: Double, line: String)] = []
         for j in 1...300 {
@@ -125,15 +125,57 @@ import TunerBridge
             c[5] = Double(j % 3) * 3
             if let line = settler.process(Self.hop(t, c)) { said.append((t, line)) }
         }
-        #expect(said.map(\.line) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
+        #expect(said.map(\.line) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune, E4 unsteady"])
         if let first = said.first { #expect(abs(first.time - (0.5 + StrumSettler.patience)) < 0.05, "\(first.time)") }
+    }
+
+    @Test func aStrumWithAnUnsteadyStringIsNotInTune() {
+        // Every string in tune, E4 wandering within ±6 ¢ of 0 (never settling): the line names E4
+        // unsteady, and the strum is not called in tune (the chime knocks) — it was, with E4 left out.
+        var settler = StrumSettler(tolerance: Cents(3))
+        var settled: [StrumSettler.Settled] = []
+        for j in 1...300 {
+            var c: [Double?] = [0, 1, -1, 0, 2, nil]
+            c[5] = Double(j % 3 - 1) * 6
+            if let s = settler.settle(Self.hop(Double(j) / 100, c)) { settled.append(s) }
+        }
+        #expect(settled.map(\.line) == ["E2 in tune, A2 in tune, D3 in tune, G3 in tune, B3 in tune, E4 unsteady"])
+        #expect(settled.first?.isInTune == false)
+        // The same strum with E4 steady is in tune.
+        var steady = StrumSettler(tolerance: Cents(3))
+        var verdicts: [Bool] = []
+        for j in 1...300 {
+            if let s = steady.settle(Self.hop(Double(j) / 100, [0, 1, -1, 0, 2, 1])) { verdicts.append(s.isInTune) }
+        }
+        #expect(verdicts == [true])
+    }
+
+    @Test func onlyAStringOfTheStrumHeardWithinTheWindowIsCalledUnsteady() {
+        // B3 wanders from 0.5 s and never settles, holding the line back to the patience's end (2.0 s).
+        // E4 flashes, wandering, for `hops` hops ending `before` seconds before that: on 15 (under
+        // releaseMinimum, 20: a muted string the analyser read for a moment, no string of the strum) it
+        // is not named; on 25 it is named unsteady — unless it was last heard over `window` (0.5 s)
+        // before the line: it has stopped, as a string that decayed.
+        func said(hops: Int, before: Double = 0) -> [String] {
+            Self.lines(to: 2.5, strings: { t in
+                var c: [Double?] = Self.cents
+                let j = Int((t * 100).rounded()), last = 200 - Int((before * 100).rounded())
+                c[5] = j > last - hops && j <= last ? Double(j % 3) * 3 : nil
+                c[4] = t < 0.5 ? 0 : Double(j % 3) * 3
+                return c
+            })
+        }
+        #expect(said(hops: 15).first?.contains("E4") == false, "\(said(hops: 15))")
+        #expect(said(hops: 25).first?.contains("E4 unsteady") == true, "\(said(hops: 25))")
+        #expect(said(hops: 25, before: 0.45).first?.contains("E4 unsteady") == true, "\(said(hops: 25, before: 0.45))")
+        #expect(said(hops: 25, before: 0.6).first?.contains("E4") == false, "\(said(hops: 25, before: 0.6))")
     }
 
     @Test func aStringSettlesWithinTwoCentsOfItsMedianAndNotWithinThree() {
         // `spread` (2 ¢) from both sides: E4 reads 2 ¢ sharp ± `wander` ¢ in turn (2 − w, 2, 2 + w, …).
         // At ±1.5 ¢ it settles with the others and the strum is said at once (a spread of 1 ¢ would hold
-        // it back); at ±2.5 ¢ it never settles and the line comes a second later without it (a spread of
-        // 3 ¢ would settle it).
+        // it back); at ±2.5 ¢ it never settles and the line comes the patience later, it unsteady (a
+        // spread of 3 ¢ would settle it).
         func said(wander: Double) -> [(time: Double, line: String)] {
             var settler = StrumSettler(tolerance: Cents(3))
             var said: [(time: Double, line: String)] = []
@@ -149,7 +191,7 @@ import TunerBridge
         #expect(steady.map(\.line) == [Self.full])
         if let first = steady.first { #expect(first.time < 0.6, "said at \(first.time) s") }
         let wandering = said(wander: 2.5)
-        #expect(wandering.map(\.line) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
+        #expect(wandering.map(\.line) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune, E4 unsteady"])
         if let first = wandering.first { #expect(abs(first.time - (0.5 + StrumSettler.patience)) < 0.05, "\(first.time)") }
     }
 
@@ -157,8 +199,8 @@ import TunerBridge
         // B3 is heard from the start but wanders until `steadyFrom`, so it settles half a second later;
         // the others have settled at 0.5 s, so the patience (1.5 s) ends at 2.0 s. `patience` from both
         // sides: settled at 1.9 s, B3 is waited for (one line, with it; a patience of 1.25 s would say
-        // two); at 2.1 s, the others are said first and B3 is news when it settles (a patience of 1.75 s
-        // would say one).
+        // two); at 2.1 s, the others are said first, B3 unsteady, and B3 is news when it settles (a
+        // patience of 1.75 s would say one).
         func said(steadyFrom: Double) -> [String] {
             Self.lines(to: 2.5, strings: { t in
                 var c: [Double?] = Self.cents
@@ -168,13 +210,15 @@ import TunerBridge
         }
         #expect(said(steadyFrom: 0.9) == [Self.full])
         #expect(said(steadyFrom: 1.4) == [Self.full])
-        #expect(said(steadyFrom: 1.6) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, E4 in tune", Self.full])
+        #expect(said(steadyFrom: 1.6) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 unsteady, E4 in tune",
+                                          Self.full])
     }
 
     @Test func aStringThatSettledAndWandersWhenTheLineIsSaidIsSaidAtItsSettledValue() {
-        // E4 wanders throughout (never settles), so the line waits for the patience, until 2.0 s. B3
-        // settled at 0.5 s but from 1.8 to 2.3 s reads 4 ¢ off every other hop (another string's partial
-        // pulling it): the line says it at the value it settled at, and its settling again after is no news.
+        // E4 wanders throughout (never settles), so the line waits for the patience, until 2.0 s, and
+        // says it unsteady. B3 settled at 0.5 s but from 1.8 to 2.3 s reads 4 ¢ off every other hop
+        // (another string's partial pulling it): the line says it at the value it settled at, and its
+        // settling again after is no news.
         func said(_ b3: @escaping (Double) -> Double?) -> [String] {
             Self.lines(to: 3.0, strings: { t in
                 var c: [Double?] = Self.cents
@@ -185,25 +229,25 @@ import TunerBridge
         }
         let wander = { (t: Double) -> Double? in Int((t * 100).rounded()) % 2 == 0 ? 4 : 0 }
         let wandering = said { t in t < 1.8 ? 0 : wander(t) }
-        #expect(wandering == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
+        #expect(wandering == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune, E4 unsteady"])
         // Lost from 1.7 to 1.85 s (longer than the 0.1 s gap), then heard wandering: what it settled at
-        // before is forgotten, so the line leaves it out, and its settling afresh is news.
+        // before is forgotten, so the line says it unsteady, and its settling afresh is news.
         let lost = said { t in t < 1.85 ? nil : wander(t) }
-        #expect(lost == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp",
-                         "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"])
+        #expect(lost == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 unsteady, E4 unsteady",
+                         "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune, E4 unsteady"])
     }
 
     @Test func aStrumStillRingingWhenTheInputEndsIsSaidThen() {
         var settler = StrumSettler(tolerance: Cents(3))
         // Ends at 1.2 s: the five steady strings settled at 0.5 s, but E4 wanders over 8 ¢ and held the
-        // line back (the patience would end at 2.0 s). Said at the end, without E4 (which did not keep
+        // line back (the patience would end at 2.0 s). Said at the end, E4 unsteady (it did not keep
         // within the release's ±3 ¢ either).
         for j in 1...120 {
             var c: [Double?] = Self.cents
             c[5] = Double(j % 3) * 4
             #expect(settler.process(Self.hop(Double(j) / 100, c)) == nil)
         }
-        #expect(settler.finish()?.line == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune")
+        #expect(settler.finish()?.line == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune, E4 unsteady")
         #expect(settler.finish() == nil)
         // Ends at 0.4 s, before any string held the 0.5 s window: said from what kept still.
         var short = StrumSettler(tolerance: Cents(3))
@@ -227,9 +271,9 @@ import TunerBridge
         #expect(said == [Self.full])
     }
 
-    @Test func aShortStrumsReleaseLeavesOutStringsThatDidNotKeepStill() {
-        // Over 0.1–0.5 s: B3 wanders ±5 ¢ (over the 3 ¢ of releaseSpread); E4 is heard on 15 hops only
-        // (under releaseMinimum, 20); G3 reads 6 ¢ sharp, then from 0.3 s 6 + `drift` ¢.
+    @Test func aShortStrumsReleaseSaysStringsThatDidNotKeepStillUnsteady() {
+        // Over 0.1–0.5 s: B3 wanders ±5 ¢ (over the 3 ¢ of releaseSpread): unsteady; E4 is heard on 15
+        // hops only (under releaseMinimum, 20): not named; G3 reads 6 ¢ sharp, then from 0.3 s 6 + `drift` ¢.
         func said(drift: Double) -> [String] {
             Self.lines(to: 1.5, strings: { t in
                 guard t >= 0.1 && t < 0.5 else { return Array(repeating: nil, count: 6) }
@@ -241,7 +285,13 @@ import TunerBridge
             })
         }
         // The halves' medians differ by the drift: 1.5 ¢ keeps G3 (at its median, 7.5 ¢), 2.5 ¢ does not.
-        #expect(said(drift: 1.5) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 8 cents sharp"])
-        #expect(said(drift: 2.5) == ["E2 in tune, A2 4 cents flat, D3 in tune"])
+        #expect(said(drift: 1.5) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 8 cents sharp, B3 unsteady"])
+        #expect(said(drift: 2.5) == ["E2 in tune, A2 4 cents flat, D3 in tune, G3 unsteady, B3 unsteady"])
+        // A strum none of whose strings kept still is not said: there is nothing to tell but that.
+        let none = Self.lines(to: 1.5, strings: { t in
+            guard t >= 0.1 && t < 0.5 else { return Array(repeating: nil, count: 6) }
+            return Array(repeating: Int((t * 100).rounded()) % 2 == 0 ? 5 : -5, count: 6)
+        })
+        #expect(none.isEmpty, "\(none)")
     }
 }
