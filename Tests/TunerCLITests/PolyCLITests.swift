@@ -256,6 +256,26 @@ import TunerMusic
         #expect(!e2.isEmpty && abs(e2[e2.count / 2] - 23.3) <= 1, "E2 beside it: \(e2.count) readings")
     }
 
+    @Test func anOpenEsE3OnItsOctavesIsNotReadOnTheHighEsSeries() throws {
+        // The first 1.6 s of a strums.py-made open E strum drawn in neither strums.py part (the other-tunings
+        // generator's seed 61, Benchmarks/strums_fresh.py; Tests/Fixtures/strums): E2 +4.8, B2 -15.5, E3 +8.0,
+        // G#3 +21.1, B3 -12.7, E4 +22.7 cents. Every partial of E3 is one peak with E2's even partials (3.2 cents
+        // apart), its even ones with E4's too (14.7 cents): E3 was read on E4's series, up to 15 cents off, on
+        // 51 of its 121 hops from 0.4 s. A partial an octave string's series claims goes to that string when
+        // the peak lies on its series, off E3's (CTuner/src/StringClaims.cpp: kNearerClaimantRatio): 6.
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_open_e_strum_61.flac").path
+        let lines = try Self.lines(path, tuning: "open-e")
+        let span = lines.filter { $0.time >= 0.4 }
+        let e3 = span.compactMap { $0.cents(2) }
+        let off = e3.filter { abs($0 - 8.0) > 10 }
+        #expect(span.count >= 120 && e3.count >= 60, "E3 heard on \(e3.count) of \(span.count) hops")
+        #expect(off.count <= 10, "E3 read over 10 cents off on \(off.count) of \(e3.count) hops: \(off)")
+        for (i, name, truth) in [(0, "E2", 4.8), (5, "E4", 22.7)] {
+            let (median, heard) = Self.median(lines, i)
+            #expect(heard >= 0.95 && median.map { abs($0 - truth) <= 1 } == true, "\(name): \(String(describing: median)), heard \(heard)")
+        }
+    }
+
     @Test func aNylonB3TheShortFramesLostIsNotTakenForDamped() throws {
         // The first 1.8 s of a FluidR3 nylon strum drawn in neither strums.py part (Benchmarks/strums_fresh.py's
         // near-in-tune seed 609; Tests/Fixtures/strums). B3's 4th partial is one peak with E4's 3rd and went to
