@@ -20,9 +20,9 @@ import TunerBridge
 /// strum at the value it settled at, and the other strings of the strum heard within the last `window`
 /// as "unsteady" ("E4 unsteady"). A strum that ends before its strings have settled is said when it
 /// ends — its strings die, or the input does (`finish`) — from the strings that kept still while they
-/// sounded, the others heard as long "unsteady". So a listener is told of each string of the strum the
-/// tuner heard but could not read steadily, to tune it alone, and a strum with an unsteady string is
-/// not in tune (`Settled.isInTune`: the chime knocks).
+/// sounded, naming the strum's other strings "unsteady". So a listener is told of each string of the
+/// strum the tuner heard but could not read steadily, to tune it alone, and a strum with an unsteady
+/// string is not in tune (`Settled.isInTune`: the chime knocks).
 ///
 /// A string of the strum is one heard on `releaseMinimum` hops of it at least: a muted string the
 /// analyser flashes for a few hops is not named at all. Not tuned: on the 50 FluidR3 strums of
