@@ -99,8 +99,8 @@ constexpr double kWonOffClaimantBins = 0.25;
 /// before puts its own, and more than kNearerClaimantFloorBins of the frame's resolution off its own: the
 /// peak is the claimant's partial, and this string's, if it sounds, is far weaker. Fresh open-E strum
 /// (strums_fresh.py's other-tunings seed 61; Tests/Fixtures/strums/synthetic_open_e_strum_61.flac): E3,
-/// 3.2 ¢ over E2's 2nd partial and 14.7 ¢ under E4's 1st, read on E4's series up to 15 ¢ off, on 51 of
-/// its 121 hops from 0.4 to 1.6 s; now on 6 (and not heard on 49). Measured on the fresh draws (other
+/// 3.2 ¢ over E2's 2nd partial, its 2nd 14.7 ¢ under E4's 1st, was read on E4's series up to 15 ¢ off
+/// on 51 of its 121 hops from 0.4 to 1.6 s; now on 6 (and not heard on 49). Measured on the fresh draws (other
 /// tunings, 128 strums; not heard / p95 / readings over 10 ¢ off): without 0.79 % / 0.764 ¢ / 189; at 2 /
 /// 3 / 4, 0.85 / 0.85 / 0.78 %, 0.629 / 0.627 / 0.623 ¢, 39 / 38 / 77. strums.py's tuning part at 3:
 /// other tunings not heard 0.88 → 0.87 %, p95 0.539 → 0.480 ¢, readings over 10 ¢ off 52 → 64 (open G's
@@ -114,7 +114,7 @@ constexpr double kWonOffClaimantBins = 0.25;
 constexpr double kNearerClaimantRatio = 3.0;
 /// … (a quarter of the frame's resolution: kWonOffClaimantBins' distance). At 0.5 the fresh other-tunings
 /// strums' readings over 10 ¢ off are 71 (not heard 0.74 %), and the fixture's E3 reads over 10 ¢ off on
-/// 29 hops (the test fails); at 0.1 as at 0.25.
+/// 29 hops (the test fails); at 0.1 the fresh figures are those at 0.25.
 constexpr double kNearerClaimantFloorBins = 0.25;
 /// A string (re)started through its 1st partial (confirm) needs that partial within this many cents of
 /// where the fit of its own partials puts it: a peak farther off inside the search's first tolerance
@@ -306,7 +306,8 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
             // An octave string's partial, by where the peak lies (kNearerClaimantRatio).
             if (p.own && (j == 2 * p.k || p.k == 2 * j) && previous_.f1 > 0 && c.s->fit_.f1 > 0) {
                 const double offMine = std::abs(p.frequency - seriesAt(p.k, previous_));
-                p.own = !(offMine > kNearerClaimantRatio * offTheirs && offMine > kNearerClaimantFloorBins * frameBinHz_);
+                p.own = !(offMine > kNearerClaimantRatio * offTheirs &&
+                          offMine > kNearerClaimantFloorBins * frameBinHz_);
             }
             const double most = std::max(envelope, c.scale * c.s->cleanBelowOnOneOverK(j));  // see kContamination
             contamination = std::max(contamination, most / p.magnitude);
