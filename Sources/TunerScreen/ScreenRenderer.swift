@@ -138,7 +138,8 @@ public enum ScreenRenderer {
     }
 
     /// "file a2.wav, 44100 Hz · A4 440 Hz · tolerance ±3.0 ¢"; when that is wider than `width`, the
-    /// settings come first so that they stay visible: "A4 440 Hz · tolerance ±3.0 ¢ · file a2.wav, …".
+    /// settings come first so that they stay visible: "A4 440 Hz · tolerance ±3.0 ¢ · file a2.wav, …",
+    /// cut with "…" at `width` when it is still wider.
     public static func statusLine(_ model: ScreenModel, width: Int = .max) -> String {
         var source = model.sourceLabel
         if !source.contains("Hz") { source += ", \(Int(model.sampleRate)) Hz" }
@@ -153,7 +154,9 @@ public enum ScreenRenderer {
         if !systems.isEmpty { settings += " · " + systems.joined(separator: " · ") }
         let config = model.configFile.map { " · config \(abbreviatingHome($0))" } ?? ""
         let full = "\(source) · \(settings)\(config)"
-        return full.count <= width ? full : "\(settings)\(config) · \(source)"
+        if full.count <= width { return full }
+        let settingsFirst = "\(settings)\(config) · \(source)"
+        return settingsFirst.count <= width ? settingsFirst : String(settingsFirst.prefix(max(0, width - 1))) + "…"
     }
 
     /// "/home/ann/.config/tuner/config" → "~/.config/tuner/config" (when HOME is /home/ann).

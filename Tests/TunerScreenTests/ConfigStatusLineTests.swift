@@ -12,4 +12,18 @@ import Testing
         #expect(ScreenRenderer.abbreviatingHome("/home/annie/x", home: "/home/ann") == "/home/annie/x")
     }
 
+    @Test func aStatusLineTooWideForTheTerminalIsCutWithAnEllipsis() {
+        let model = ScreenModel(sourceLabel: "file fluidr3_steel_strum_608.flac, 48000 Hz, mono", sampleRate: 48_000,
+                                size: ScreenSize(rows: 24, columns: 80))
+        let full = ScreenRenderer.statusLine(model)
+        #expect(full == "file fluidr3_steel_strum_608.flac, 48000 Hz, mono · A4 440 Hz · tolerance ±3.0 ¢")
+        // As wide as it is, it is whole; a column less, the settings come first and the file's part is cut,
+        // saying so (an 80-column terminal showed "…, 48000 Hz, mon").
+        #expect(ScreenRenderer.statusLine(model, width: full.count) == full)
+        let cut = ScreenRenderer.statusLine(model, width: full.count - 1)
+        #expect(cut == "A4 440 Hz · tolerance ±3.0 ¢ · file fluidr3_steel_strum_608.flac, 48000 Hz, mo…")
+        let narrow = ScreenRenderer.statusLine(model, width: 40)
+        #expect(narrow.count == 40 && narrow.hasSuffix("…") && narrow.hasPrefix("A4 440 Hz · tolerance ±3.0 ¢"), "\(narrow)")
+    }
+
 }
