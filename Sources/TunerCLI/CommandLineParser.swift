@@ -142,7 +142,7 @@ public struct CommandLineParser: Sendable {
     }
 
     /// Flags that work on one note at a time, so not with `--poly`.
-    static let oneNoteFlags = ["expect", "speak", "plot", "tone"]
+    static let oneNoteFlags = ["expect", "plot", "tone"]
 
     /// The definition an argument names, and the value written into it (`--a4=442`, `-t5`), if any.
     private func find(_ argument: String) throws(UsageError) -> (OptionDefinition, String?) {

@@ -53,19 +53,24 @@ enum SettledOutput {
         return result
     }
 
-    /// `--poly --announce` (and `--chime`): a line per settled strum (`StrumSettler`) and, with a
-    /// `chime`, the in-tune chime when every heard string is in tune, else the out-of-tune one. The chime
-    /// plays on a task of its own while the readings go on being taken; with `ignoreWhileSounding` (live
-    /// input) the hops from its start until `InputMute`'s tail after its end are skipped, so the tuner
-    /// neither reads its own chime nor takes the strings still ringing for a new strum. With `finishAtEnd`
-    /// (a file) a strum not said when the readings end is said then (`StrumSettler.finish`).
+    /// `--poly --announce` / `--speak` / `--chime`: a line per settled strum (`StrumSettler`), printed
+    /// (when `printing`) and sounded (when there is a `sound`: it plays the in-tune chime when every heard
+    /// string is in tune, else the out-of-tune one, and/or says the line, and returns nil or why it could
+    /// not). The sound plays on a task of its own while the readings go on being taken; with
+    /// `ignoreWhileSounding` (live input) the hops from its start until `InputMute`'s tail after its end
+    /// are skipped, so the tuner neither reads its own chime or voice nor takes the strings still ringing
+    /// for a new strum. A strum settling while a sound plays is printed and not sounded, but with
+    /// `waitForSound` (a file's speech, seconds long, while its analysis runs far ahead): it waits for the
+    /// sound, so none goes unsaid, and the file's analysis waits with it. With `finishAtEnd` (a file) a
+    /// strum not said when the readings end is said then (`StrumSettler.finish`).
     ///
     /// Returns `.success`, `.failure` when the output cannot be written, or `.unavailable` when the
-    /// chime cannot be played (the message is printed and the session stopped).
+    /// sound cannot be played or espeak-ng fails (the message is printed and the session stopped).
     static func announceStrums(_ measurements: AsyncStream<PolyMeasurement>, judge: StrumJudge, tolerance: Cents,
-                               chime: (@Sendable (_ inTune: Bool) async -> String?)?, ignoreWhileSounding: Bool,
-                               finishAtEnd: Bool = false, stop: @escaping @Sendable () -> Void,
-                               io: SystemIO) async -> ExitCode {
+                               printing: Bool = true,
+                               sound: (@Sendable (_ settled: StrumSettler.Settled) async -> String?)?,
+                               ignoreWhileSounding: Bool, waitForSound: Bool = false, finishAtEnd: Bool = false,
+                               stop: @escaping @Sendable () -> Void, io: SystemIO) async -> ExitCode {
         let output = BufferedOutput(descriptor: SystemIO.standardOutput, io: io, capacity: 0)
         var settler = StrumSettler(tolerance: tolerance)
         var mute = InputMute()
@@ -75,16 +80,17 @@ enum SettledOutput {
             mute.isOn = chiming.sounding.load(ordering: .acquiring)
             if ignoreWhileSounding && mute.ignores(at: measurement.time) { continue }
             guard let settled = settler.settle(judge.reading(from: measurement)) else { continue }
-            if output.isOpen && !output.write(settled.line + "\n") && chime == nil { stop() }
-            guard let chime, !chiming.sounding.load(ordering: .acquiring), chiming.failure.withLock({ $0 == nil }) else {
+            if printing && output.isOpen && !output.write(settled.line + "\n") && sound == nil { stop() }
+            guard let sound, waitForSound || !chiming.sounding.load(ordering: .acquiring),
+                  chiming.failure.withLock({ $0 == nil }) else {
                 continue
             }
+            await playing?.value
             chiming.sounding.store(true, ordering: .releasing)
             mute.isOn = true
             _ = mute.ignores(at: measurement.time)
-            await playing?.value
             playing = Task {
-                if let why = await chime(settled.isInTune) {
+                if let why = await sound(settled) {
                     chiming.failure.withLock { $0 = why }
                     stop()
                 }
@@ -93,8 +99,8 @@ enum SettledOutput {
         }
         await playing?.value
         if finishAtEnd, let settled = settler.finish() {
-            if output.isOpen { output.write(settled.line + "\n") }
-            if let chime, chiming.failure.withLock({ $0 == nil }), let why = await chime(settled.isInTune) {
+            if printing && output.isOpen { output.write(settled.line + "\n") }
+            if let sound, chiming.failure.withLock({ $0 == nil }), let why = await sound(settled) {
                 chiming.failure.withLock { $0 = why }
             }
         }
@@ -109,10 +115,10 @@ enum SettledOutput {
         return .success
     }
 
-    /// Shared between `announceStrums`' loop and the task playing its chime.
+    /// Shared between `announceStrums`' loop and the task playing its chime or speech.
     private final class Chiming: Sendable {
         let sounding = Atomic<Bool>(false)
-        /// Why the chime could not play (then no more are tried).
+        /// Why the sound could not play (then no more are tried).
         let failure = Mutex<String?>(nil)
     }
 

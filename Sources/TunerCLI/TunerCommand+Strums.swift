@@ -11,9 +11,11 @@ import TunerScreen
 /// between one string and every string.
 extension TunerCommand {
     /// `--poly`: every string of the tuning read at once, printed a line per reading (text, jsonl) or
-    /// a line per settled strum (`--announce`, chimed with `--chime`), or shown on the screen.
+    /// a line per settled strum (`--announce`, chimed with `--chime`, said with `--speak`), or shown on
+    /// the screen.
     static func tunePoly(_ options: TunerOptions, tuning: Tuning, system: TargetSystem, mode: Mode,
-                         source: sending any AudioSource, sounds: PlaybackSounds, io: SystemIO) async -> ExitCode {
+                         source: sending any AudioSource, sounds: PlaybackSounds, speaker: Speaker?,
+                         io: SystemIO) async -> ExitCode {
         let judge = StrumJudge(tuning: tuning, settings: options.settings, system: system)
         let session: PolySession
         do {
@@ -30,11 +32,23 @@ extension TunerCommand {
         case .text, .jsonl:
             let formatter = StrumLinesFormatter(format: mode == .text ? .text : .jsonl, tuning: tuning)
             outcome = await printLines(of: session, live: live, io: io) { formatter.line(for: judge.reading(from: $0)) }
-        case .announce where options.chime:
+        case .announce where options.chime || speaker != nil:
+            // The chime, then the line said (`--speak`: "E flat 2 in tune, …").
+            let chime = options.chime
             outcome = await SettledOutput.announceStrums(
-                session.measurements, judge: judge, tolerance: options.tolerance,
-                chime: { @Sendable inTune in await sounds.play(.chime(inTune: inTune)) },
-                ignoreWhileSounding: live, finishAtEnd: !live, stop: { session.stop() }, io: io)
+                session.measurements, judge: judge, tolerance: options.tolerance, printing: options.announce,
+                sound: { @Sendable settled in
+                    if chime, let why = await sounds.play(.chime(inTune: settled.isInTune)) { return why }
+                    guard let speaker else { return nil }
+                    do {
+                        try await speaker.say(Announcement.spoken(line: settled.line))
+                        return nil
+                    } catch {
+                        return "\(error)"
+                    }
+                },
+                ignoreWhileSounding: live, waitForSound: !live && speaker != nil, finishAtEnd: !live,
+                stop: { session.stop() }, io: io)
         case .announce:
             // A file that ends while its strings ring is said from what settled (`StrumSettler.finish`).
             var strums = StrumSettler(tolerance: options.tolerance)

@@ -212,7 +212,7 @@ public enum TunerCommand {
         }
         if options.poly, let tuning = options.tuning {
             return await tunePoly(options, tuning: tuning, system: system, mode: mode, source: source, sounds: sounds,
-                                  io: io)
+                                  speaker: speaker, io: io)
         }
         let session: TunerSession
         do {

@@ -109,9 +109,9 @@ enum TunerFlags {
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.announce = true }),
         OptionDefinition(
             long: "speak", short: nil, valueName: nil, example: nil,
-            help: "Say each settled note through espeak-ng (it must be installed), played through "
-                + "--playback-device; with live input the tuner ignores the input while it speaks. Add "
-                + "--announce to print the lines too.",
+            help: "Say each settled note (with --poly, each strum's line) through espeak-ng (it must be "
+                + "installed), played through --playback-device; with live input the tuner ignores the input "
+                + "while it speaks. Add --announce to print the lines too.",
             defaultText: nil,
             apply: { options, _ throws(OptionDefinition.InvalidValue) in options.speak = true }),
         OptionDefinition(

@@ -34,15 +34,27 @@ public enum Announcement {
     /// The line as a speech synthesiser should say it: "#" read as "sharp", a flat "b" as "flat"
     /// ("D sharp 3, 4 cents flat", "E flat 2 in tune").
     public static func spoken(for settled: SettledNote, tuning: Tuning? = nil, system: TargetSystem = .standard) -> String {
-        let line = text(for: settled, tuning: tuning, system: system)
+        spoken(line: text(for: settled, tuning: tuning, system: system))
+    }
+
+    /// A line as a speech synthesiser should say it, each of its comma-separated parts that starts with a
+    /// note name read so: a strum's line (`--poly`) "Eb2 in tune, G#3 4 cents flat, B3 unsteady" is
+    /// said "E flat 2 in tune, G sharp 3 4 cents flat, B3 unsteady"; a note's "D#3, 4 cents flat" is
+    /// said "D sharp 3, 4 cents flat".
+    public static func spoken(line: String) -> String {
+        line.components(separatedBy: ", ").map(spokenName).joined(separator: ", ")
+    }
+
+    /// `part` with the note name it starts with spoken ("Eb2 in tune" → "E flat 2 in tune").
+    private static func spokenName(_ part: String) -> String {
         // The name is a letter (or a solfège syllable: "Sol#3"), an optional accidental, the octave.
-        let syllable = line.prefix { $0.isLetter && !($0 == "b" && line.first.map { "ABCDEFGH".contains($0) } == true) }
-        guard !syllable.isEmpty else { return line }
-        var rest = line.dropFirst(syllable.count)
+        let syllable = part.prefix { $0.isLetter && !($0 == "b" && part.first.map { "ABCDEFGH".contains($0) } == true) }
+        guard !syllable.isEmpty else { return part }
+        var rest = part.dropFirst(syllable.count)
         var accidental = ""
         if rest.first == "#" { accidental = " sharp"; rest = rest.dropFirst() }
         else if rest.first == "b" { accidental = " flat"; rest = rest.dropFirst() }
-        guard !accidental.isEmpty else { return line }
+        guard !accidental.isEmpty, rest.first?.isNumber == true else { return part }
         return "\(syllable)\(accidental) \(rest)"
     }
 }

@@ -334,6 +334,8 @@ extension BadInputMatrixTests {
         Row(#"$TUNER -f a2.wav --expect A2 --output jsonl"#, 64, "'--expect' and '--output' cannot be used together"),
         Row(#"$TUNER -f a2.wav --expect A2 --speak"#, 64, "'--expect' and '--speak' cannot be used together"),
         Row(#"$TUNER --speak --output text"#, 64, "'--speak' and '--output' cannot be used together"),
+        Row(#"$TUNER -f a2.wav --poly --tuning guitar --expect A2"#, 64,
+            "'--poly' and '--expect' cannot be used together: '--expect' works on one note at a time"),
         Row(#"$TUNER --announce=yes"#, 64, "The flag '--announce' takes no value (got 'yes')"),
         Row(#"$TUNER --list-tunings=all"#, 64, "The flag '--list-tunings' takes no value (got 'all')"),
         Row(#"$TUNER -h=1"#, 64, "The flag '-h' takes no value (got '1')"),

@@ -60,10 +60,11 @@ import TunerTestSupport
                               flat", "A2 in tune") and nothing else, for screen
                               readers and braille displays: a file as fast as it can
                               be analysed, live input as the notes settle.
-      --speak                 Say each settled note through espeak-ng (it must be
-                              installed), played through --playback-device; with
-                              live input the tuner ignores the input while it
-                              speaks. Add --announce to print the lines too.
+      --speak                 Say each settled note (with --poly, each strum's line)
+                              through espeak-ng (it must be installed), played
+                              through --playback-device; with live input the tuner
+                              ignores the input while it speaks. Add --announce to
+                              print the lines too.
       --expect <note>         With --file: exit 0 when the file's settled pitch (its
                               last settled note) is this note within the tolerance,
                               else 1, printing by how much.

@@ -16,6 +16,11 @@ import TunerMusic
     /// before, summed, written as a float WAV.
     static func strumFile(_ dir: TemporaryDirectory, _ name: String, _ cents: [Double?], gap: Double = 0.01,
                           seconds: Double = 2.0) throws -> String {
+        try dir.write(name, [strum(cents, gap: gap, seconds: seconds)], rate: rate, format: .init(.wav, .float32))
+    }
+
+    /// The samples of `strumFile`'s strum.
+    static func strum(_ cents: [Double?], gap: Double = 0.01, seconds: Double = 2.0) -> [Float] {
         let n = Int(seconds * Double(rate))
         var mix = [Float](repeating: 0, count: n)
         for (index, detune) in cents.enumerated() {
@@ -26,7 +31,7 @@ import TunerMusic
             let start = Int(gap * Double(index) * Double(rate))
             for i in start..<n { mix[i] += pluck[i - start] }
         }
-        return try dir.write(name, [mix], rate: rate, format: .init(.wav, .float32))
+        return mix
     }
 
     /// One `--poly --output jsonl` line.
@@ -186,6 +191,46 @@ import TunerMusic
     @Test func announceSaysEachStrumOnceWhenItsStringsHaveSettled() throws {
         #expect(try Self.announced(seconds: 2.5)
                 == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
+    }
+
+    /// `--poly --speak`: a fake espeak-ng first on PATH (as MusicianCLITests' for notes) is called once
+    /// per strum with its line, and its speech is played through the tuner's playback device (the `file`
+    /// plugin writes it to out.wav). Two strums 0.3 s apart in a file: the second settles while the first
+    /// is still being said (the file is analysed far faster than speech), and waits for it (said once the
+    /// first is, not skipped as a chime that settles while another sounds is).
+    @Test func polySpeakSaysEachStrumsLineThroughEspeakAndPlaysIt() throws {
+        let dir = try TemporaryDirectory()
+        let bin = dir.path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let log = dir.path("calls.log")
+        let speech = Synth.sine(Hertz(300), seconds: 0.2, sampleRate: 22050, amplitude: 0.25)
+        let speechWAV = try dir.write("speech.wav", [speech], rate: 22050, format: .init(.wav, .pcm16))
+        // It takes a second to speak, as espeak-ng does: the file's analysis meanwhile reaches the second strum.
+        try "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$*\" >> '\(log)'\nsleep 1\ncat '\(speechWAV)'\n"
+            .write(toFile: bin + "/espeak-ng", atomically: true, encoding: .utf8)
+        chmod(bin + "/espeak-ng", 0o755)
+        let out = dir.path("out.wav")
+        try "pcm.out { type file slave.pcm null file \"\(out)\" format \"wav\" }\n"
+            .write(toFile: dir.path(".asoundrc"), atomically: true, encoding: .utf8)
+        let samples = Self.strum([0, -4, 0, 6, 0, nil]) + [Float](repeating: 0, count: Self.rate * 3 / 10)
+            + Self.strum([0, -9, 0, 6, 0, nil])
+        let path = try dir.write("two.wav", [samples], rate: Self.rate, format: .init(.wav, .float32))
+        let env = "HOME=\(dir.url.path) PATH=\(bin):/usr/bin:/bin"
+        let lines = ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune",
+                     "E2 in tune, A2 9 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"]
+        let spoken = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --poly --tuning guitar --speak --playback-device out")
+        #expect(spoken.status == 0, "\(spoken.stderr)")
+        #expect(spoken.stdout == "", "--speak alone prints nothing")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == lines.map { "2|--stdout \($0)\n" }.joined())
+        let played = try AudioFileSource(path: out)
+        #expect(played.sampleRate == 22050 && played.info.frames == 2 * speech.count, "\(played.info.frames) frames")
+
+        try FileManager.default.removeItem(atPath: log)
+        let both = try TunerBinary.shell(
+            "\(env) \"$TUNER\" --file \(path) --poly --tuning guitar --speak --announce --chime --playback-device out")
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(both.stdout == lines.map { $0 + "\n" }.joined())
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 2)
     }
 
     @Test func aRecordingThatEndsWhileItsStringsRingIsSaidAtItsEnd() throws {

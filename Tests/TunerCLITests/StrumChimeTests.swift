@@ -69,8 +69,8 @@ import TunerMusic
 
         let chimes = Mutex<[Bool]>([])
         let heardOnce = Mutex<AsyncStream<Void>.Iterator?>(heard.makeAsyncIterator())
-        let chime: @Sendable (Bool) async -> String? = { inTune in
-            let first = chimes.withLock { $0.append(inTune); return $0.count == 1 }
+        let chime: @Sendable (StrumSettler.Settled) async -> String? = { settled in
+            let first = chimes.withLock { $0.append(settled.isInTune); return $0.count == 1 }
             if first {
                 startedSink.yield()
                 var waiting = heardOnce.withLock { iterator in defer { iterator = nil }; return iterator }
@@ -84,7 +84,7 @@ import TunerMusic
                               return (count, 0)
                           }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
         let code = await SettledOutput.announceStrums(hops, judge: StrumJudge(tuning: Self.guitar),
-                                                      tolerance: Self.tolerance, chime: chime,
+                                                      tolerance: Self.tolerance, sound: chime,
                                                       ignoreWhileSounding: ignoreWhileSounding, stop: {}, io: io)
         let text = String(decoding: printed.withLock { $0 }, as: UTF8.self)
         return (text.split(separator: "\n").map(String.init), chimes.withLock { $0 }, code)
@@ -118,7 +118,7 @@ import TunerMusic
                               }, ignoreBrokenPipe: {}, isTerminal: { _ in false })
             let code = await SettledOutput.announceStrums(
                 hops, judge: StrumJudge(tuning: Self.guitar), tolerance: Self.tolerance,
-                chime: { inTune in chimes.withLock { $0.append(inTune) }; return nil },
+                sound: { settled in chimes.withLock { $0.append(settled.isInTune) }; return nil },
                 ignoreWhileSounding: false, finishAtEnd: finishAtEnd, stop: {}, io: io)
             #expect(code == .success)
             let text = String(decoding: printed.withLock { $0 }, as: UTF8.self)

@@ -33,6 +33,9 @@ import TunerBridge
         #expect(Announcement.spoken(for: settled("D#2", 5, string: 0), tuning: halfDown) == "E flat 2, 5 cents sharp")
         #expect(Announcement.spoken(for: settled("F#3", -7)) == "F sharp 3, 7 cents flat")
         #expect(Announcement.spoken(for: settled("B3", 0)) == "B3 in tune")
+        // A strum's line (--poly --speak): each part's name.
+        #expect(Announcement.spoken(line: "Eb2 in tune, Ab2 4 cents flat, G#3 unsteady, Bb3 in tune, B3 2 cents sharp")
+                == "E flat 2 in tune, A flat 2 4 cents flat, G sharp 3 unsteady, B flat 3 in tune, B3 2 cents sharp")
         // Solfège syllables keep their letters; German H and B read as written.
         #expect(Announcement.spoken(for: settled("G#3", 0), system: TargetSystem(names: .solfege)) == "Sol sharp 3 in tune")
         #expect(Announcement.spoken(for: settled("C#4", 0), system: TargetSystem(names: .solfege)) == "Do sharp 4 in tune")
