@@ -189,21 +189,12 @@ import TunerMusic
     /// `file` plugin in a private ~/.asoundrc writes it to out.wav).
     @Test func speakRunsEspeakOncePerSettledNoteAndPlaysItsSpeech() throws {
         let dir = try TemporaryDirectory()
-        let bin = dir.path("bin")
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        let log = dir.path("calls.log")
-        let speech = Synth.sine(Hertz(300), seconds: 0.2, sampleRate: 22050, amplitude: 0.25)
-        let speechWAV = try dir.write("speech.wav", [speech], rate: 22050, format: .init(.wav, .pcm16))
-        let script = "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$*\" >> '\(log)'\ncat '\(speechWAV)'\n"
-        try script.write(toFile: bin + "/espeak-ng", atomically: true, encoding: .utf8)
-        chmod(bin + "/espeak-ng", 0o755)
-        let out = dir.path("out.wav")
-        try "pcm.out { type file slave.pcm null file \"\(out)\" format \"wav\" }\n"
-            .write(toFile: dir.path(".asoundrc"), atomically: true, encoding: .utf8)
+        let espeak = try FakeEspeak(in: dir)
+        let (bin, log, speech, out) = (espeak.bin, espeak.log, espeak.speech, espeak.played)
         let path = try dir.write("notes.wav", [Synth.Pluck(frequency: Note(parsing: "F#2")!.frequency()).render(
             seconds: 1.5, sampleRate: 48000) + Synth.Pluck(frequency: Hertz(110)).render(seconds: 1.5, sampleRate: 48000)],
             rate: 48000, format: .init(.wav, .float32))
-        let env = "HOME=\(dir.url.path) PATH=\(bin):/usr/bin:/bin"
+        let env = espeak.environment
         let spoken = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --speak --playback-device out")
         #expect(spoken.status == 0, "\(spoken.stderr)")
         #expect(spoken.stdout == "", "--speak alone prints nothing")

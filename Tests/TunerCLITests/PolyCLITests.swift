@@ -193,29 +193,20 @@ import TunerMusic
                 == "E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune\n")
     }
 
-    /// `--poly --speak`: a fake espeak-ng first on PATH (as MusicianCLITests' for notes) is called once
+    /// `--poly --speak`: a fake espeak-ng first on PATH (FakeEspeak, as for notes) is called once
     /// per strum with its line, and its speech is played through the tuner's playback device (the `file`
     /// plugin writes it to out.wav). Two strums 0.3 s apart in a file: the second settles while the first
     /// is still being said (the file is analysed far faster than speech), and waits for it (said once the
     /// first is, not skipped as a chime that settles while another sounds is).
     @Test func polySpeakSaysEachStrumsLineThroughEspeakAndPlaysIt() throws {
         let dir = try TemporaryDirectory()
-        let bin = dir.path("bin")
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        let log = dir.path("calls.log")
-        let speech = Synth.sine(Hertz(300), seconds: 0.2, sampleRate: 22050, amplitude: 0.25)
-        let speechWAV = try dir.write("speech.wav", [speech], rate: 22050, format: .init(.wav, .pcm16))
         // It takes a second to speak, as espeak-ng does: the file's analysis meanwhile reaches the second strum.
-        try "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$*\" >> '\(log)'\nsleep 1\ncat '\(speechWAV)'\n"
-            .write(toFile: bin + "/espeak-ng", atomically: true, encoding: .utf8)
-        chmod(bin + "/espeak-ng", 0o755)
-        let out = dir.path("out.wav")
-        try "pcm.out { type file slave.pcm null file \"\(out)\" format \"wav\" }\n"
-            .write(toFile: dir.path(".asoundrc"), atomically: true, encoding: .utf8)
+        let espeak = try FakeEspeak(in: dir, seconds: 1)
+        let (log, speech, out) = (espeak.log, espeak.speech, espeak.played)
         let samples = Self.strum([0, -4, 0, 6, 0, nil]) + [Float](repeating: 0, count: Self.rate * 3 / 10)
             + Self.strum([0, -9, 0, 6, 0, nil])
         let path = try dir.write("two.wav", [samples], rate: Self.rate, format: .init(.wav, .float32))
-        let env = "HOME=\(dir.url.path) PATH=\(bin):/usr/bin:/bin"
+        let env = espeak.environment
         let lines = ["E2 in tune, A2 4 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune",
                      "E2 in tune, A2 9 cents flat, D3 in tune, G3 6 cents sharp, B3 in tune"]
         let spoken = try TunerBinary.shell("\(env) \"$TUNER\" --file \(path) --poly --tuning guitar --speak --playback-device out")
