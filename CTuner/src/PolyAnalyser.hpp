@@ -18,9 +18,9 @@
 // keep it, kEstablishedSeconds); a string they hear takes its
 // reading from the long frames when those hear it too, once the long frame pair is past the strum's
 // attack (kLongAfterAttackSeconds) and what the long frames read of it the short frames hold as well
-// (kLongVetoDb); else from the short frames. Where the two read a string more than kDisagreeCents
-// apart, one is on another string's partials, and the one resting on more partials that no other
-// string's series claims is taken. A string damped by a palm while the others ring is heard
+// (kLongVetoDb; for a string they have lost, kKeptVetoDb); else from the short frames. Where the two
+// read a string more than kDisagreeCents apart, one is on another string's partials, and the one resting
+// on more partials that no other string's series claims is taken. A string damped by a palm while the others ring is heard
 // on a third, shorter pair of 80 ms frames (PalmWatch) ~0.07 s after the palm, and is then not reported.
 #pragma once
 
@@ -72,6 +72,7 @@ private:
         bool established = false;  // heard for kEstablishedSeconds in a row
         bool reported = false;     // reported since the attack (kFirstReportSeconds)
         bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
+        bool fellAway = false;     // lost by the short frames, then over kKeptVetoDb under the long frames
     };
     void analyse();
     void forget();

@@ -323,6 +323,39 @@ import TunerMusic
                                      minHeard: 30, truth: -2.1, within: 6)
     }
 
+    @Test func aSteelHighETheShortFramesLostIsKeptThroughABriefDip() throws {
+        // The first 1.8 s of a FluidR3 steel strum drawn in neither strums.py part (Benchmarks/strums_fresh.py's
+        // seed 528; Tests/Fixtures/strums): E4 18.2 cents sharp, 0.6 cents over E2's 4th partial. The short
+        // frames have lost it by 1.5 s; the long frames read it within 2 cents of its truth, its partials there
+        // standing under 3 dB over the short frames', but 5-9 dB from 1.57 to 1.61 s. Asked to stand at most
+        // 4 dB over, as where the short frames have a reading of their own (CTuner/src/PolyAnalyser.cpp:
+        // kLongVetoDb), it went unheard from 1.57 to 1.61 s; with kKeptVetoDb at 8 dB it was taken for gone
+        // from 1.57 s until the short frames heard it again, at 1.74 s.
+        try Self.checkHeardNearTruth("fluidr3_steel_strum_528.flac", string: 5, "E4", from: 1.5, to: 1.72, minSpan: 22,
+                                     minHeard: 22, truth: 18.2, within: 2.5)
+    }
+
+    @Test func aPalmDampedB3TheShortFramesLostIsNotKeptOnTheLongFrames() throws {
+        // The first 1.6 s of strums.py's damped strum 2 (tuning part, never holdout; Tests/Fixtures/strums):
+        // B3 12.8 cents flat damped by a palm at 1.013 s (its own signal then falling with a 10 ms time
+        // constant) while the others ring. The short frames lose it at 1.13 s; the long frames, whose 0.5 s
+        // frames still hold its ringing, hear it to 1.29 s. A string the short frames have lost is taken for
+        // gone once its partials in the long frames stand more than kKeptVetoDb over theirs
+        // (CTuner/src/PolyAnalyser.cpp), and stays gone: without that latch, or at 14 dB, it was read to
+        // 1.27 s; the bound is PolyDampedTests' 0.16 s after the palm.
+        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/synthetic_damped_strum_2.flac").path
+        let lines = try Self.lines(path)
+        let b3 = lines.filter { $0.time >= 1.013 && $0.cents(4) != nil }.map(\.time)
+        #expect(lines.count >= 155 && (b3.last ?? 0) < 1.013 + 0.16, "the damped B3 read at \(b3)")
+        let truths: [Double] = [13.1, -10.1, -12.6, -12.8, -12.8, 6.6]
+        let after = lines.filter { $0.time >= 1.2 }
+        for i in [0, 1, 2, 3, 5] {
+            let cents = after.compactMap { $0.cents(i) }
+            #expect(cents.count == after.count && cents.allSatisfy { abs($0 - truths[i]) <= 1 },
+                    "string \(i + 1) after the palm: \(cents.count) of \(after.count) hops, \(cents.min() ?? .nan)…\(cents.max() ?? .nan)")
+        }
+    }
+
     @Test func aNylonB3WhoseFirstPartialOnlyTheLongFramesPartIsHeardOnTheirReading() throws {
         // The first 1.5 s of a FluidR3 strum drawn in neither strums.py part (Benchmarks/strums_fresh.py's
         // seed 519; Tests/Fixtures/strums): B3 20.4 cents flat, its 1st partial 6 Hz under E2's 3rd, one peak
