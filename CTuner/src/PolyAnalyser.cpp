@@ -47,10 +47,10 @@ constexpr double kLongVetoDb = 4.0;
 /// for most of the FluidR3 renders' B3s and E4s the short frames lose, steadily or for a few hops; a
 /// palm-damped string's gap widens by ~1.3 dB a hop (strums.py's damped tuning strum 2: 1.6 dB 0.08 s
 /// after the palm, 13.5 dB at 0.18 s), and narrows again as the palm reaches the long frame's middle,
-/// hence the latch. With kLongVetoDb (4 dB) here too, those FluidR3 strings were
-/// not heard while their long-frame readings were right: on strums_fresh.py's FluidR3 strums, 279 of the
-/// B3 and E4 string-hops not heard were held back by the veto with the long frames within 3 ¢ of the
-/// truth, 56 with them further off. Measured (strums.py's tuning part, FluidR3 not heard / p95; damped
+/// hence the latch. With kLongVetoDb (4 dB) here too, those FluidR3 strings were not heard while their
+/// long-frame readings were right: on strums_fresh.py's FluidR3 strums, 211 B3 and E4 string-hops were
+/// held back by the veto alone with the long frames within 3 ¢ of the truth, 45 with them further off.
+/// Measured (strums.py's tuning part, FluidR3 not heard / p95; damped
 /// strings reported): 4 dB 3.50 % / 4.347 ¢, 0.55 %; without the latch, 6 / 8 / 12 dB 3.15 / 3.05 /
 /// 3.05 % and 3.944 / 3.880 / 3.880 ¢, 0.58 / 0.68 / 1.00 % (never: 1.39 %, over the 1 % target); with
 /// it, strums_fresh.py's FluidR3 p95 4.172 / 3.984 / 3.975 ¢ at 8 / 10 / 12 dB (4 dB: 4.429 ¢), and the
