@@ -50,11 +50,11 @@ constexpr double kLongVetoDb = 4.0;
 /// hence the latch. With kLongVetoDb (4 dB) here too, those FluidR3 strings were not heard while their
 /// long-frame readings were right: on strums_fresh.py's FluidR3 strums, 211 B3 and E4 string-hops were
 /// held back by the veto alone with the long frames within 3 ¢ of the truth, 45 with them further off.
-/// Measured (strums.py's tuning part, FluidR3 not heard / p95; damped
-/// strings reported): 4 dB 3.50 % / 4.347 ¢, 0.55 %; without the latch, 6 / 8 / 12 dB 3.15 / 3.05 /
-/// 3.05 % and 3.944 / 3.880 / 3.880 ¢, 0.58 / 0.68 / 1.00 % (never: 1.39 %, over the 1 % target); with
-/// it, strums_fresh.py's FluidR3 p95 4.172 / 3.984 / 3.975 ¢ at 8 / 10 / 12 dB (4 dB: 4.429 ¢), and the
-/// tuning part at 10 and 12 dB 3.05 % / 3.880 ¢, damped strings reported 0.68 / 0.76 %. At 8 dB a steel
+/// Measured (strums.py's tuning part, FluidR3 not heard / p95; damped strings reported): 4 dB 3.50 % /
+/// 4.347 ¢, 0.55 %; without the latch, 6 / 8 / 12 dB 3.15 / 3.05 / 3.05 % and 3.944 / 3.880 / 3.880 ¢,
+/// 0.58 / 0.68 / 1.00 % (never: 1.39 %, over the 1 % target); with it, strums_fresh.py's FluidR3 p95
+/// 4.172 / 3.984 / 3.975 ¢ at 8 / 10 / 12 dB (4 dB: 4.429 ¢), and the tuning part at 10 and 12 dB
+/// 3.05 % / 3.880 ¢, damped strings reported 0.68 / 0.76 %. At 8 dB a steel
 /// E4 whose gap rose to 8.9 dB for five hops was lost until the short frames heard it again, 0.17 s later
 /// (PolyCLITests: aSteelHighETheShortFramesLostIsKept…, which fails at 8 and at 4); at 14 dB, or without
 /// the latch, strum 2's damped B3 is read 0.26 s after the palm (PolyCLITests:

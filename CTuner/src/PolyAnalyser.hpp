@@ -20,8 +20,9 @@
 // attack (kLongAfterAttackSeconds) and what the long frames read of it the short frames hold as well
 // (kLongVetoDb; for a string they have lost, kKeptVetoDb); else from the short frames. Where the two
 // read a string more than kDisagreeCents apart, one is on another string's partials, and the one resting
-// on more partials that no other string's series claims is taken. A string damped by a palm while the others ring is heard
-// on a third, shorter pair of 80 ms frames (PalmWatch) ~0.07 s after the palm, and is then not reported.
+// on more partials that no other string's series claims is taken. A string damped by a palm while the
+// others ring is heard on a third, shorter pair of 80 ms frames (PalmWatch) ~0.07 s after the palm, and
+// is then not reported.
 #pragma once
 
 #include <cstddef>
