@@ -84,11 +84,10 @@ constexpr double kDisagreeCents = 10.0;
 /// 0.988 ¢, FluidR3 median 0.590 / 0.574 / 0.541 ¢, settle times and identification the same: 0.5, the
 /// onset gone from the pair, not a figure's optimum.
 constexpr double kLongAfterAttackSeconds = 0.5;
-/// A string the short frames have heard on every hop for this long since the last attack, and have not
-/// found damped (StringPresence: kDampedFallDb), is established: when the short frames lose it, the long
-/// frames keep it while they hear it (and kKeptVetoDb holds). A B3 or E4 beside the low E's or A's
-/// partials, or any string decaying into noise, drops out of the short frames' finer balance of claims
-/// first. Not from the first hop heard: a string nobody played flashes a reading on a few hops (room
+/// A string the short frames have heard on every hop for this long since the last attack is established:
+/// when the short frames lose it, the long frames keep it while they hear it (and kKeptVetoDb holds), unless
+/// a palm has damped it (PalmWatch). A B3 or E4 beside the low E's or A's partials, or any string
+/// decaying into noise, drops out of the short frames' finer balance of claims first. Not from the first hop heard: a string nobody played flashes a reading on a few hops (room
 /// noise, sympathetic ringing), and a bowed note has no second attack to forget it. Silent strings
 /// reported on the real recordings' development half (Benchmarks/poly_real.py; 3.69 % with the short
 /// frames alone): 4.51 % when any string heard since the attack was kept, 3.91 % at 0.1 s, 3.77 % at
@@ -418,7 +417,6 @@ void PolyAnalyser::analyse() {
     for (std::size_t i = 0; i < readings_.size(); ++i) {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
-        const bool heardBefore = a.heardInARow > 0;  // by the short frames, the hop before
         a.heardInARow = s.heard() ? a.heardInARow + 1 : 0;
         // Where the short frames have no reading of their own to set against the long frames' (kEstablishedSeconds).
         const bool longFirstApart = firstPartialClear(l);
@@ -440,26 +438,25 @@ void PolyAnalyser::analyse() {
         a.byTurnsInARow = byTurns ? a.byTurnsInARow + 1 : 0;
         a.established = a.established || a.heardInARow >= establishedHops_ || a.onlyLongInARow >= establishedHops_ ||
                         a.byTurnsInARow >= establishedHops_ || a.onlyLongSteady >= steadyLongHops_;
-        // Damped by the short frames' reading only where it is the string's: a search that has wandered off
-        // it (placed more than kDisagreeCents from the long frames' reading, or nowhere) measures the fall of
-        // other peaks. The mark holds until the next attack, and it had kept back the long frames' good
-        // readings: a fresh FluidR3 strum (Tests/Fixtures/strums/fluidr3_nylon_strum_609.flac) whose B3 the
-        // short frames lost at 0.34 s, B3 heard on 14 of the 81 hops from 0.9 to 1.7 s (PolyCLITests:
-        // aNylonB3TheShortFramesLostIsNotTakenForDamped; 37 now). strums_fresh.py, without / with: FluidR3 not
-        // heard 3.97 / 3.93 %, near in tune 2.95 / 2.86 %, MuseScore 4.40 / 4.24 % (p95 5.18 / 4.41 ¢), other
-        // tunings 1.65 / 1.54 %, muted strings reported 0.11 % both; strums.py's tuning part: other tunings
-        // 1.92 / 1.84 % (the 6-string bass's E1 30 / 24 %), damped strings reported 0.55 % both, every other
-        // figure the same. PolyDampedTests still bracket kDampedFallDb.
-        // Nor where the short frames had already lost the string (heard neither now nor the hop before): the
-        // fall they measure is of whatever peaks their search rests on. A fresh FluidR3 steel strum's E4
-        // (Tests/Fixtures/strums/fluidr3_steel_strum_526.flac), lost by the short frames at 1.28 s and marked
-        // damped at 1.30 s, was not heard on 25 of the 71 hops from 1.25 to 1.95 s while the long frames read
-        // it within 0.5 ¢ of its truth; now on all (PolyCLITests: aSteelHighETheShortFramesHadLostIsNot…).
-        // strums_fresh.py, without / with: FluidR3 not heard 2.96 / 2.77 %, p95 3.984 / 3.852 ¢ (over 10 ¢
-        // off 119 / 127), near in tune 2.09 / 2.04 %, 3.813 / 3.739 ¢; every other fresh set, and every
-        // figure of strums.py's tuning part (damped strings reported 0.68 %), the same.
-        a.damped = a.damped || (s.damped() && !placedElsewhere(s, l) && (s.heard() || heardBefore)) ||
-                   palms_.damped(i);
+        // Damped (not kept, until the next attack) only by a palm that PalmWatch hears. The short frames' own
+        // measure of a string's fall beyond the whole spectrum's (StringPresence: kDampedFallDb) only stops
+        // them hearing it: held as a mark, it kept back the long frames' good readings of strings that fall
+        // out of the short frames' balance of claims, or decay fast after their attack. It was narrowed twice
+        // before it went: to falls measured where the short frames' search was on the string (a fresh FluidR3
+        // nylon B3 lost at 0.34 s, Tests/Fixtures/strums/fluidr3_nylon_strum_609.flac: PolyCLITests'
+        // aNylonB3TheShortFramesLostIsNotTakenForDamped) and where they had heard it this hop or the one
+        // before (a steel E4 lost at 1.28 s and marked at 1.30 s, fluidr3_steel_strum_526.flac:
+        // aSteelHighETheShortFramesHadLostIsNotTakenForDamped). A fresh near-in-tune nylon strum's E4, 5.3 ¢
+        // flat (fluidr3_nylon_strum_605.flac), was still marked at 0.49 s, its attack falling fast, and not
+        // heard on 34 of the 81 hops from 1.1 to 1.9 s once the short frames lost it, while the long frames
+        // read it within 3 ¢ (aNylonHighEWhoseAttackFellFastIsNotTakenForDamped; its strum's --announce line
+        // left it out). A palm is PalmWatch's (0.08 s frames) and, once the short frames lose the string, the
+        // long frames' kKeptVetoDb latch's: strums.py's damped strums report their damped strings on 0.68 %
+        // of the hops with the mark or without it (tuning part), and PolyDampedTests pass either way.
+        // strums_fresh.py, the mark as narrowed / none: FluidR3 not heard 2.77 / 2.77 %, p95 3.852 / 3.852 ¢;
+        // near in tune 2.04 / 1.58 %, 3.739 / 3.507 ¢; every other fresh set the same; strums.py's tuning part,
+        // near in tune 2.68 / 2.55 %, 3.987 / 3.892 ¢, every other figure the same.
+        a.damped = a.damped || palms_.damped(i);
         if (palms_.damped(i)) continue;
         // Whether a string sounds is the short frames' to say, but for an established string they lose
         // (kEstablishedSeconds); the long frames, when they hear it too, say how it is tuned.

@@ -72,7 +72,7 @@ private:
         double lastLong = 0;       // the long frames' reading of the hop before, Hz (0: not heard)
         bool established = false;  // heard for kEstablishedSeconds in a row
         bool reported = false;     // reported since the attack (kFirstReportSeconds)
-        bool damped = false;       // found damped (StringPresence: kDampedFallDb; PalmWatch)
+        bool damped = false;       // damped by a palm (PalmWatch) since the attack
         bool fellAway = false;     // lost by the short frames, then over kKeptVetoDb under the long frames
     };
     void analyse();
