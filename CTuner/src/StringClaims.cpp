@@ -365,7 +365,6 @@ void StringPartials::resolve(const StringPartials *strings, std::size_t count, d
                                     nonMultiplePeak, anyPeak, ownPeak, strongest_, floor_, ownFallDb_, spectrumFallDb_,
                                     firstOverClaimants, hidden, shortFrames_};
     heard_ = presentBy(evidence);
-    damped_ = own > 0 && dampedBy(evidence);
     if (heard_) {
         // Three or more: f1 and B; fewer: f1 for the B found before (fitPartials would take a lone
         // 1st partial as it is, however shared). A shared 1st partial (fitting_[0]: partials are found

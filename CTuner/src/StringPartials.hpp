@@ -157,7 +157,7 @@ public:
         previous_ = {0, 0};
         ownB_ = 0;
         heardRun_ = 0;
-        heard_ = tracked_ = damped_ = false;
+        heard_ = tracked_ = false;
         hopsSinceReported_ = kNeverReported;
     }
 
@@ -201,7 +201,6 @@ public:
     /// Its own partials' summed magnitude² in the newer frame over the older one's, in dB (0 without
     /// own partials): ~−1 dB for a string ringing on, tens of dB once a palm has damped it.
     double ownFallDb() const { return ownFallDb_; }
-    bool damped() const { return damped_; }
     /// How many of its found partials the last resolve took as its own.
     std::size_t ownCount() const { return own_; }
     /// Its own partials above the 2nd that no other string's series claims, at the last resolve.
@@ -286,7 +285,6 @@ private:
     bool tracked_ = false;  // heard by the rules without the attack guard: followed to the next hop
     double ownEnergy_ = 0, clarity_ = 0;
     double ownFallDb_ = 0;
-    bool damped_ = false;
     double spectrumFallDb_ = 0;  // SharedSpectrum::fallDb (set by search, for resolve)
     double strongest_ = 0;  // the analysed spectrum's strongest magnitude (set by search, for resolve)
     double floor_ = 0;      // the analysed spectrum's noise floor (set by search, for resolve)
