@@ -461,7 +461,9 @@ void PolyAnalyser::analyse() {
         // Whether a string sounds is the short frames' to say, but for an established string they lose
         // (kEstablishedSeconds); the long frames, when they hear it too, say how it is tuned.
         const bool kept = a.established && !a.damped;
-        const double underLong = l.heard() ? shortUnderLongDb(i) : 0;
+        // The gap is asked of a string the short frames do not hear (the latch), and of one they do once the
+        // long frames may be read (kLongAfterAttackSeconds).
+        const double underLong = l.heard() && (!s.heard() || longPastAttack) ? shortUnderLongDb(i) : 0;
         if (s.heard()) a.fellAway = false;
         else if (l.heard() && underLong > kKeptVetoDb) a.fellAway = true;
         bool fromLong = longPastAttack && l.heard() && (s.heard() ? underLong <= kLongVetoDb : !a.fellAway);
