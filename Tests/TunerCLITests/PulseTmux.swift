@@ -55,6 +55,9 @@ final class PulseTmux {
         tmux(["send-keys", "-t", "0", "Enter"])
     }
 
+    /// Sends keys (tmux key names, e.g. `t` or `Escape`) to the pane.
+    func keys(_ keys: String) { tmux(["send-keys", "-t", "0", keys]) }
+
     var screen: String { tmux(["capture-pane", "-p", "-t", "0"]) }
     func paneFlag(_ format: String) -> String {
         tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
