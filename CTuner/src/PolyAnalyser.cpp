@@ -91,16 +91,17 @@ constexpr double kDisagreeCents = 10.0;
 /// frame (~0.25 s), so the wait ran to ~0.8 s after every strum, and a bass's low strings, which the short
 /// frames part worst, went unreported until then: a five-string bass's E1 15.7 ¢ flat, searched by the
 /// short frames at 38.6 Hz and established by the long frames' steady reading at 0.67 s, was reported from
-/// 0.79 s, and is now from 0.67 s, within 0.2 ¢ of its truth (Tests/Fixtures/strums/synthetic_bass5_strum_62.flac:
-/// PolyCLITests' aFiveStringBassesLowEOnlyTheLongFramesHear…, which fails with the wait). Measured with the wait / without
-/// it for such a string: strums_fresh.py, sounding string-hops not heard and p95, FluidR3 2.77 / 2.56 %,
-/// 3.852 / 3.802 ¢; near in tune 1.58 / 1.45 %, 3.507 / 3.457 ¢; TimGM6mb 0.52 / 0.48 %, 1.212 ¢ both;
-/// MuseScore 2.88 / 2.58 %, 3.607 / 3.574 ¢; other tunings 0.72 / 0.56 %, 0.610 / 0.567 ¢; muted other
-/// tunings 1.03 / 0.92 %, 0.551 / 0.531 ¢, muted strings reported 0.08 % both. The string-hops it adds are
-/// read within 0.15 ¢ of the truth in median, 0.75 ¢ at p95, on the synthetic other tunings (203), but 4.1 ¢
-/// in median on FluidR3 (58: B3s and E4s whose readings are as far off before and after). Not from a
-/// shorter wait for every string: at 0.2 / 0.3 / 0.4 s for all, FluidR3's median rose 0.485 → 0.519 /
-/// 0.520 / 0.512 ¢ and its near-in-tune p95 3.507 → 3.644 / 3.644 / 3.546 ¢.
+/// 0.79 s, and is now from 0.67 s, within 0.2 ¢ of its truth
+/// (Tests/Fixtures/strums/synthetic_bass5_strum_62.flac: PolyCLITests'
+/// aFiveStringBassesLowEOnlyTheLongFramesHear…, which fails with the wait). Measured with the wait /
+/// without it for such a string: strums_fresh.py, sounding string-hops not heard and p95, FluidR3 2.77 /
+/// 2.56 %, 3.852 / 3.802 ¢; near in tune 1.58 / 1.45 %, 3.507 / 3.457 ¢; TimGM6mb 0.52 / 0.48 %, 1.212 ¢
+/// both; MuseScore 2.88 / 2.58 %, 3.607 / 3.574 ¢; other tunings 0.72 / 0.56 %, 0.610 / 0.567 ¢; muted
+/// other tunings 1.03 / 0.92 %, 0.551 / 0.531 ¢, muted strings reported 0.08 % both. The string-hops it
+/// adds are read within 0.15 ¢ of the truth in median, 0.75 ¢ at p95, on the synthetic other tunings (203),
+/// but 4.1 ¢ in median on FluidR3 (58: B3s and E4s whose readings are as far off before and after). Not
+/// from a shorter wait for every string: at 0.2 / 0.3 / 0.4 s for all, FluidR3's median rose 0.485 → 0.519
+/// / 0.520 / 0.512 ¢ and its near-in-tune p95 3.507 → 3.644 / 3.644 / 3.546 ¢.
 constexpr double kLongAfterAttackSeconds = 0.5;
 /// A string the short frames have heard on every hop for this long since the last attack is established:
 /// when the short frames lose it, the long frames keep it while they hear it (and kKeptVetoDb holds), unless

@@ -19,11 +19,10 @@
 // reading from the long frames when those hear it too, once the long frame pair is past the strum's
 // attack (kLongAfterAttackSeconds) and what the long frames read of it the short frames hold as well
 // (kLongVetoDb); a kept string they do not hear, at once, while kKeptVetoDb holds; else from the short
-// frames. Where the two
-// read a string more than kDisagreeCents apart, one is on another string's partials, and the one resting
-// on more partials that no other string's series claims is taken. A string damped by a palm while the
-// others ring is heard on a third, shorter pair of 80 ms frames (PalmWatch) ~0.07 s after the palm, and
-// is then not reported.
+// frames. Where the two read a string more than kDisagreeCents apart, one is on another string's
+// partials, and the one resting on more partials that no other string's series claims is taken. A string
+// damped by a palm while the others ring is heard on a third, shorter pair of 80 ms frames (PalmWatch)
+// ~0.07 s after the palm, and is then not reported.
 #pragma once
 
 #include <cstddef>
