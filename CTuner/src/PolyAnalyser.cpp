@@ -278,31 +278,6 @@ constexpr double kSeedAfterSeconds = 0.2;
 /// runs this long whatever came before (not only the first): strums_fresh.py's FluidR3 not heard 3.48 →
 /// 4.07 %, p95 4.43 → 5.23 ¢ (B3 and E4 flicker).
 constexpr double kFirstReportSeconds = 0.05;
-/// A string does not move more than kDisagreeCents in a hop without a new attack: a reading that far from
-/// the one last reported since the attack, resting on fewer than kJumpCleanPartials partials no other
-/// string's series claims (StringPartials::cleanCount), is another string's series taken for this one's.
-/// It is held back ("not heard") until it has stood within kJumpSteadyCents from hop to hop for this
-/// long; then it is reported and becomes the reference. A fresh FluidR3 nylon strum's E4,
-/// 21 ¢ sharp (Tests/Fixtures/strums/fluidr3_nylon_strum_505.flac), lost its own 1st partial at 0.99 s
-/// and was found again on E2's 4th, 8th, … partials, all claimed: read 37 ¢ off (−16 ¢ against its
-/// target) on 6 hops from 1.00 s and 2 more at 1.14 s (PolyCLITests' aNylonHighEFoundAgainOnTheLowEs…,
-/// which fails without the hold). A jump onto the string's own partials is not held: strum 201's E4,
-/// read on E2's series by the short frames until the long frames' reading on more clean partials takes
-/// over (kDisagreeCents), then reads right at once (PolyCLITests' aHighEReadOnTheLowEsSeriesByTheShort…
-/// fails when every jump is held: 10 of its 34 hops heard). strums_fresh.py, readings over 10 ¢ off the
-/// truth without the hold / with it at kJumpCleanPartials 1 / 2 / 3: FluidR3 132 / 98 / 75 / 49, near in
-/// tune 41 / 29 / 21 / 34, MuseScore 11 / 7 / 4 / 0, TimGM6mb 16 / 16 / 13 / 13, other tunings 39 / 39 / 16
-/// / 15; with every jump held, 10 / 24 / 0 / 12 / 13. What it costs, at 2: sounding string-hops not heard,
-/// FluidR3 2.56 → 2.91 %, p95 3.802 → 3.854 ¢; near in tune 1.45 → 1.61 %, 3.457 ¢ both; other tunings
-/// 0.56 → 0.59 %, 0.567 ¢ both; muted strings reported 0.08 % both. Held for 0.05 / 0.1 / 0.2 s (at 2):
-/// FluidR3 over 10 ¢ off 112 (at 1) / 75 / 74, p95 3.822 (at 1) / 3.854 / 3.939 ¢. A held string reads
-/// "not heard": a player sees no reading rather than one 37 ¢ off, which would send the peg the wrong way.
-constexpr double kJumpHoldSeconds = 0.1;
-/// See kJumpHoldSeconds.
-constexpr std::size_t kJumpCleanPartials = 2;
-/// See kJumpHoldSeconds: the held reading's steadiness from hop to hop (a string's own reading moves a
-/// few tenths of a cent per hop; one on other strings' merged peaks wanders more).
-constexpr double kJumpSteadyCents = 2.0;
 /// Each string is looked for within this many cents of its target: a semitone and a margin, so a
 /// string a semitone off is still read; its octaves (±1200 ¢) are far outside.
 constexpr double kSearchCents = 130.0;
@@ -380,8 +355,7 @@ PolyAnalyser::PolyAnalyser(const ct_config &c, const double *targets, std::size_
       establishedHops_(std::lround(kEstablishedSeconds / c.hop_seconds)),
       steadyLongHops_(std::lround(kSteadyLongSeconds / c.hop_seconds)),
       seedAfterHops_(std::lround(kSeedAfterSeconds / c.hop_seconds)),
-      firstReportHops_(std::lround(kFirstReportSeconds / c.hop_seconds)),
-      jumpHoldHops_(std::lround(kJumpHoldSeconds / c.hop_seconds)), since_(count) {
+      firstReportHops_(std::lround(kFirstReportSeconds / c.hop_seconds)), since_(count) {
     reset();
 }
 
@@ -458,8 +432,7 @@ void PolyAnalyser::analyse() {
         ++hopsSinceAttack_;
     }
     const bool longPastAttack = hopsSinceAttack_ >= longAfterHops_;
-    const long hop = long(consumed_ / hop_);
-    palms_.watch(history_, hop, short_.strings.data(), short_.strings.size(), short_.attack);
+    palms_.watch(history_, long(consumed_ / hop_), short_.strings.data(), short_.strings.size(), short_.attack);
     for (std::size_t i = 0; i < readings_.size(); ++i) {
         const StringPartials &s = short_.strings[i], &l = long_.strings[i];
         SinceAttack &a = since_[i];
@@ -521,17 +494,6 @@ void PolyAnalyser::analyse() {
         // See kFirstReportSeconds (an established string is kept by the rule above).
         if (!a.established && !a.reported && a.heardInARow < firstReportHops_) continue;
         a.reported = true;
-        const StringPartials &read = fromLong ? l : s;
-        const double frequency = read.frequency();
-        if (a.lastReported > 0 && std::abs(centsBetween(frequency, a.lastReported)) > kDisagreeCents &&
-            read.cleanCount() < kJumpCleanPartials) {  // see kJumpHoldSeconds
-            const bool steady = a.heldHop == hop - 1 && std::abs(centsBetween(frequency, a.held)) <= kJumpSteadyCents;
-            a.heldHops = steady ? a.heldHops + 1 : 1;
-            a.held = frequency;
-            a.heldHop = hop;
-            if (a.heldHops < jumpHoldHops_) continue;
-        }
-        a.lastReported = frequency;
         readings_[i] = fromLong ? reading(l, long_.toAmplitude) : reading(s, short_.toAmplitude);
     }
 }

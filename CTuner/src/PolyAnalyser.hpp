@@ -69,9 +69,6 @@ private:
         long onlyLongInARow = 0;   // hops in a row only the long frames have heard it, the short placing it elsewhere
         long onlyLongSteady = 0;   // of them, the hops in a row whose long reading moved kSteadyLongCents at most
         long byTurnsInARow = 0;    // hops in a row the long frames have heard it, the short agreeing or elsewhere
-        double lastReported = 0;   // the reading last reported, Hz (kJumpHoldSeconds)
-        double held = 0;           // a reading held back, Hz, on hop heldHop, for heldHops in a row
-        long heldHop = -2, heldHops = 0;
         double lastLong = 0;       // the long frames' reading of the hop before, Hz (0: not heard)
         bool established = false;  // heard for kEstablishedSeconds in a row
         bool reported = false;     // reported since the attack (kFirstReportSeconds)
@@ -100,7 +97,6 @@ private:
     long steadyLongHops_;
     long seedAfterHops_;
     long firstReportHops_;
-    long jumpHoldHops_;
     std::vector<SinceAttack> since_;
 };
 

@@ -505,22 +505,6 @@ import TunerMusic
         #expect(lines.count >= 140 && e4.isEmpty && a2.isEmpty, "the muted E4 reported at \(e4), A2 at \(a2) (of \(lines.count) hops)")
     }
 
-    @Test func aNylonHighEFoundAgainOnTheLowEsSeriesIsNotReportedThere() throws {
-        // The first 1.3 s of a FluidR3 strum drawn in neither strums.py part
-        // (Benchmarks/strums_fresh.py's seed 505; Tests/Fixtures/strums): the nylon guitar's E4 21.24 cents
-        // sharp, E2 17.09 cents flat, so E2's 4th partial lies 38 cents under E4. At 0.99 s E4's own 1st
-        // partial is lost and the search finds the string again on E2's 4th, 8th, … partials, every one
-        // claimed: it was reported 37 cents off its truth on 8 hops (1.00-1.05 and 1.14-1.15 s). A reading
-        // that far from the one last reported, on fewer than two partials no other string claims, is held
-        // back until it has stood for 0.1 s (CTuner/src/PolyAnalyser.cpp: kJumpHoldSeconds).
-        let path = TunerBinary.packageRoot.appendingPathComponent("Tests/Fixtures/strums/fluidr3_nylon_strum_505.flac").path
-        let lines = try Self.lines(path).filter { $0.time >= 0.6 }
-        let e4 = lines.compactMap { line in line.cents(5).map { (line.time, $0) } }
-        #expect(lines.count >= 65 && e4.count >= 30, "E4 heard on \(e4.count) of \(lines.count) hops from 0.6 s")
-        let off = e4.filter { abs($0.1 - 21.24) > 10 }
-        #expect(off.isEmpty, "E4 read more than 10 cents from its truth (21.24): \(off)")
-    }
-
     @Test func aHighEReadOnTheLowEsSeriesByTheShortFramesTakesTheLongFramesReading() throws {
         // The first second of strums.py's FluidR3 strum 201 (nylon guitar; Tests/Fixtures/strums): its
         // E4 is 24.2 cents flat, 8 Hz under E2's 4th partial. The short frames read it on E2's 4th, 8th, …
