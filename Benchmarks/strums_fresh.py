@@ -10,7 +10,9 @@ holdout. Built once into `Benchmarks/out/fresh/` (soundfont renders and WAVs; de
 The soundfont truth is each render's reading by `--truth BIN` (default: the first `--ours`), the same for
 every binary compared. Printed per set and binary: sounding string-hops not heard, the p95 and median of
 the per-string error (a miss counts as infinite, as in strums.py), readings over 10 cents off, and muted
-strings reported; `--per-file`, the strums on which the binaries differ; `--miss-map`, per set and binary,
+strings reported; `--per-file`, the strums on which the binaries differ; `--by-string`, for the first binary,
+each soundfont string's steady part in the strum against the same string's own signal read alone (see
+by_string); `--miss-map`, per set and binary,
 the sounding string-hops not heard by string and by how far each string's 1st partial lies from the
 nearest partial of another string (harmonic series of the truth: under 3 Hz it is one peak with it in
 either frame length, 3–8 Hz one peak in the 0.25 s frames; BENCHMARKS.md, "Stop 34").
@@ -74,9 +76,14 @@ def main(argv=None):
     ap.add_argument("--per-file", action="store_true", help="print the strums on which the binaries differ")
     ap.add_argument("--miss-map", action="store_true",
                     help="print where the misses are: by string, and by the 1st partial's distance from others'")
+    ap.add_argument("--by-string", action="store_true",
+                    help="print, for the first binary, each soundfont string in the strum against itself read alone")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     jobs = build(args.truth or args.ours[0])
+    if args.by_string:
+        by_string(args.ours[0], jobs, args.jobs)
+        return
 
     def one(task):
         binary, (label, name, truth, strum, levels, preset, targets) = task
@@ -109,6 +116,79 @@ def main(argv=None):
                 cells.append(f"not heard {100 * np.mean(~np.isfinite(r[3])):.1f} %, muted reported {r[5]}")
             if len(set(cells)) > 1:
                 print(name, " | ".join(cells))
+
+
+def by_string(binary, jobs, workers):
+    """Where the soundfont strums' errors are, string by string. Each string's own signal, as placed in
+    its strum (strums.soundfont's `placed`; the same render, detune, offset and level), is written under
+    OUT once and read alone by `binary`. For every (strum, string): the steady part's sounding string-hops
+    (strums.STEADY_AFTER, strums.sounding_at), those not heard and those read over 3 ¢ off the truth in
+    the strum, and the median cents against the truth in the strum and alone. Printed: the totals by set,
+    instrument (strums.PROGRAMS) and string, then the 20 (strum, string) pairs with the most string-hops
+    off. A string whose median alone is near the truth but off in the strum is moved by the other
+    strings; one off alone is off in its render (a glide, an irregular series)."""
+    placed_by_name = {}
+    for label, font, seeds, spread in SOUNDFONT_SETS:
+        renders = strums.soundfont_strings(OUT, font)
+        ones = {p: [1.0] * 6 for p in renders}  # the truth is not needed here, only the placed signals
+        for seed in seeds:
+            name = f"f{font}{seed}.wav"
+            paths = [os.path.join(OUT, f"alone_{font}{seed}_{i}.wav") for i in range(6)]
+            if not all(os.path.exists(q) for q in paths):
+                placed = []
+                strums.soundfont(seed, renders, ones, font, placed, spread)
+                for q, y in zip(paths, placed):
+                    strums.write_wav(q, y)
+            placed_by_name[name] = (label, strums.PROGRAMS[seed % len(strums.PROGRAMS)][1], paths)
+    names = strums.guitar_names()
+
+    def one(job):
+        _, name, truth, strum, levels, preset, _ = job
+        label, instrument, paths = placed_by_name[name]
+        hops, _, _ = strums.run(binary, os.path.join(OUT, name), preset)
+        rows = []
+        for i, f in enumerate(truth):
+            alone, _, _ = strums.run(binary, paths[i], preset)
+            by_time = {round(h["time"], 4): h["strings"][i] for h in alone}
+            n = missed = off = 0
+            in_strum, by_itself = [], []
+            for h in hops:
+                t = h["time"]
+                if t < strum + strums.STEADY_AFTER or not strums.sounding_at(levels[i], t):
+                    continue
+                n += 1
+                a = by_time.get(round(t, 4))
+                if a is not None:
+                    by_itself.append(1200 * np.log2(a["frequency"] / f))
+                s = h["strings"][i]
+                if s is None:
+                    missed += 1
+                    continue
+                c = 1200 * np.log2(s["frequency"] / f)
+                in_strum.append(c)
+                off += abs(c) > 3
+            median = lambda v: float(np.median(v)) if v else float("nan")
+            rows.append((label, instrument, names[i], name, n, missed, off, median(in_strum), median(by_itself)))
+        return rows
+
+    with ThreadPoolExecutor(workers) as ex:
+        rows = [r for rs in ex.map(one, [j for j in jobs if j[1] in placed_by_name]) for r in rs]
+    total = sum(r[4] for r in rows)
+    bad = sum(r[5] + r[6] for r in rows)
+    print(f"{binary}: {bad} of {total} sounding string-hops not heard or over 3 ¢ off ({100 * bad / max(total, 1):.2f} %)")
+    print("| set | instrument | string | string-hops | not heard | over 3 ¢ off |")
+    print("|---|---|---|---|---|---|")
+    groups = {}
+    for r in rows:
+        g = groups.setdefault(r[:3], [0, 0, 0])
+        for k in range(3):
+            g[k] += r[4 + k]
+    for (label, instrument, string), (n, missed, off) in groups.items():
+        print(f"| {label} | {instrument} | {string} | {n} | {missed} | {off} |")
+    print("\n| strum | string | string-hops | not heard | over 3 ¢ off | median in the strum | median alone |")
+    print("|---|---|---|---|---|---|---|")
+    for r in sorted(rows, key=lambda r: -(r[5] + r[6]))[:20]:
+        print(f"| {r[3]} | {r[2]} | {r[4]} | {r[5]} | {r[6]} | {r[7]:+.2f} ¢ | {r[8]:+.2f} ¢ |")
 
 
 # The 1st partial's distance from the nearest partial of another string (Hz): one peak with it in either
