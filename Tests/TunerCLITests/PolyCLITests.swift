@@ -317,8 +317,8 @@ import TunerMusic
         // near-in-tune seed 609; Tests/Fixtures/strums). B3's 4th partial is one peak with E4's 3rd and went to
         // E4 (CTuner/src/StringClaims.cpp: kRivalEnvelopeRatio); the short frames' search for B3 wandered off it
         // at 0.34 s and measured a fall there, and the damped mark, held until the next attack, kept back
-        // the long frames' readings of B3: heard on 14 of the 81 hops from 0.9 to 1.7 s. A damped mark now
-        // needs the short frames' reading to be the string's (CTuner/src/PolyAnalyser.cpp): 37.
+        // the long frames' readings of B3: heard on 14 of the 81 hops from 0.9 to 1.7 s. Only a palm
+        // (PalmWatch) now marks a string damped (CTuner/src/PolyAnalyser.cpp): 37.
         try Self.checkHeardNearTruth("fluidr3_nylon_strum_609.flac", string: 4, "B3", from: 0.9, to: 1.7, minSpan: 80,
                                      minHeard: 30, truth: -2.1, within: 6)
     }
